@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Backstop",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "BackstopJSON", targets: ["BackstopJSON"]),
+        .library(name: "Backstop", targets: ["Backstop"]),
+        .executable(name: "backstop", targets: ["backstop"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // Foundation only: apps that just want the decoder pay for nothing else.
+        .target(name: "BackstopJSON"),
+        .target(
+            name: "Backstop",
+            dependencies: [
+                "BackstopJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.process("Resources")]
+        ),
+        .executableTarget(
+            name: "backstop",
+            dependencies: [
+                "BackstopJSON",
+                "Backstop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "BackstopJSONTests",
+            dependencies: [
+                "BackstopJSON",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "BackstopTests",
+            dependencies: ["Backstop", "BackstopJSON"]
+        ),
+    ]
+)

@@ -1,0 +1,31 @@
+/// The key of an array element in coding paths: `Index 3`, as Foundation names it.
+struct IndexKey: CodingKey {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.index = intValue }
+    var stringValue: String { "Index \(index)" }
+    var intValue: Int? { index }
+}
+
+/// A key that is only a string: dictionary keys and `super`.
+struct StringKey: CodingKey {
+    let stringValue: String
+    init(_ string: String) { self.stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { self.stringValue = String(intValue) }
+    var intValue: Int? { nil }
+}
+
+/// One step of the path to the value being decoded.
+enum PathComponent {
+    case key(any CodingKey)
+    case index(Int)
+
+    var codingKey: any CodingKey {
+        switch self {
+        case .key(let key): key
+        case .index(let index): IndexKey(index)
+        }
+    }
+}

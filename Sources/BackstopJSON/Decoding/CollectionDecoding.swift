@@ -1,0 +1,86 @@
+/// Collections decoded straight from the tape, so that in lenient mode a broken element
+/// or entry is dropped instead of failing the whole collection.
+protocol TapeDecodable {
+    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> Self
+}
+
+extension DecoderState {
+    /// Calls `body` with each element's tape index and position, dropping those that throw
+    /// when the policy allows.
+    @inline(__always)
+    func forEachElement(
+        of valueIndex: Int, _ key: (any CodingKey)?, _ type: Any.Type,
+        _ body: (_ element: Int, _ position: Int) throws -> Void
+    ) throws {
+        let array = try arrayIndex(at: valueIndex, key: key)
+        let lossy = allows(.dropInvalidElements)
+        try with(array, key.map { .key($0) }) {
+            var element = array + 1
+            for position in 0..<Int(document[array].length) {
+                let next = document.next(after: element)
+                if lossy {
+                    let mark = repairCount
+                    do {
+                        try body(element, position)
+                    } catch where DecoderState.isAbsorbable(error) {
+                        recordLoss(element, type, IndexKey(position), action: .dropped, error: error, mark: mark)
+                    }
+                } else {
+                    try body(element, position)
+                }
+                element = next
+            }
+        }
+    }
+}
+
+extension Array: TapeDecodable where Element: Decodable {
+    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(Int(state.document[valueIndex].length))
+        try state.forEachElement(of: valueIndex, key, Element.self) { element, position in
+            result.append(try state.decodeNested(Element.self, at: element, component: .index(position), key: IndexKey(position)))
+        }
+        return result
+    }
+}
+
+extension Set: TapeDecodable where Element: Decodable {
+    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> Set<Element> {
+        var result = Set<Element>()
+        try state.forEachElement(of: valueIndex, key, Element.self) { element, position in
+            result.insert(try state.decodeNested(Element.self, at: element, component: .index(position), key: IndexKey(position)))
+        }
+        return result
+    }
+}
+
+/// `[String: Value]` keeps its keys as written, whatever the key strategy, as in Foundation.
+extension Dictionary: TapeDecodable where Key == String, Value: Decodable {
+    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> [String: Value] {
+        let document = state.document
+        let object = try state.objectIndex(at: valueIndex, key: key)
+        let lossy = state.allows(.dropInvalidElements)
+        var result: [String: Value] = [:]
+        let count = Int(document[object].length)
+        result.reserveCapacity(count)
+        try state.with(object, key.map { .key($0) }) {
+            var keyIndex = object + 1
+            for _ in 0..<count {
+                let member = try state.string(document[keyIndex], nil)
+                let memberKey = StringKey(member)
+                let valueIndex = keyIndex + 1
+                keyIndex = document.next(after: valueIndex)
+                // The first of repeated keys wins, as in Foundation.
+                if result[member] != nil { continue }
+                let mark = state.repairCount
+                do {
+                    result[member] = try state.decodeNested(Value.self, at: valueIndex, component: .key(memberKey), key: memberKey)
+                } catch where lossy && DecoderState.isAbsorbable(error) {
+                    state.recordLoss(valueIndex, Value.self, memberKey, action: .dropped, error: error, mark: mark)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,309 @@
+import Foundation
+
+/// Reads the members of one JSON object by coding key.
+///
+/// With the default key strategy, keys are compared byte for byte against the document,
+/// so no `String` is built per key; converted keys fall back to a dictionary, as in Foundation.
+struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: DecoderState
+    let object: Int
+    /// Set for containers opened with `nestedContainer`, whose path is not the decoder's.
+    let ownPath: [PathComponent]?
+    private let depth: Int
+    private let convertedKeys: [String: Int]?
+
+    init(state: DecoderState, object: Int, path: [PathComponent]?) throws {
+        self.state = state
+        self.object = object
+        self.ownPath = path
+        self.depth = path?.count ?? state.path.count
+        if state.options.usesDefaultKeys {
+            convertedKeys = nil
+        } else {
+            convertedKeys = try Self.convertKeys(state: state, object: object, path: path ?? state.path)
+        }
+    }
+
+    var codingPath: [any CodingKey] { (ownPath ?? state.path).map(\.codingKey) }
+
+    var allKeys: [Key] {
+        if let convertedKeys {
+            return convertedKeys.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
+        }
+        var keys: [Key] = []
+        forEachMember { keyIndex, _ in
+            if let text = try? state.string(state.document[keyIndex], nil), let key = Key(stringValue: text) { keys.append(key) }
+        }
+        return keys
+    }
+
+    func contains(_ key: Key) -> Bool { find(key) != nil }
+
+    // MARK: Lookup
+
+    private func forEachMember(_ body: (_ keyIndex: Int, _ valueIndex: Int) -> Void) {
+        let document = state.document
+        var keyIndex = object + 1
+        for _ in 0..<Int(document[object].length) {
+            body(keyIndex, keyIndex + 1)
+            keyIndex = document.next(after: keyIndex + 1)
+        }
+    }
+
+    /// The tape index of the value for `key`, or `nil` when the object has no such member.
+    @inline(__always)
+    func find(_ key: Key) -> Int? {
+        if let convertedKeys { return convertedKeys[key.stringValue] }
+        let document = state.document
+        let node = document[object]
+        if node.length == 0 { return nil }
+        var name = key.stringValue
+        if node.flags.contains(.slowKeys) { return findDecoded(name) }
+        return name.withUTF8 { wanted -> Int? in
+            let hash = JSONScanner.keyHash(wanted)
+            let end = Int(node.aux)
+            let slot = state.hintSlot(depth: depth)
+            var start = object + 1
+            if let slot, slot.pointee.object == Int32(truncatingIfNeeded: object), Int(slot.pointee.next) < end {
+                start = Int(slot.pointee.next)
+            }
+            func matches(_ keyIndex: Int) -> Bool {
+                let keyNode = document[keyIndex]
+                return keyNode.aux == hash && Int(keyNode.length) == wanted.count
+                    && (wanted.isEmpty || memcmp(document.base + Int(keyNode.start), wanted.baseAddress!, wanted.count) == 0)
+            }
+            // From the hint to the end, then from the first member up to the hint.
+            var keyIndex = start
+            var limit = end
+            while true {
+                while keyIndex < limit {
+                    let next = document.next(after: keyIndex + 1)
+                    if matches(keyIndex) {
+                        slot?.pointee = DecoderState.KeyHint(
+                            object: Int32(truncatingIfNeeded: object), next: Int32(truncatingIfNeeded: next))
+                        return keyIndex + 1
+                    }
+                    keyIndex = next
+                }
+                if limit != end || start == object + 1 { return nil }
+                keyIndex = object + 1
+                limit = start
+            }
+        }
+    }
+
+    /// Lookup for objects with escaped or repeated keys: decoded comparison, first match wins.
+    private func findDecoded(_ name: String) -> Int? {
+        var result: Int?
+        forEachMember { keyIndex, valueIndex in
+            guard result == nil, let text = try? state.string(state.document[keyIndex], nil), text == name else { return }
+            result = valueIndex
+        }
+        return result
+    }
+
+    private static func convertKeys(state: DecoderState, object: Int, path: [PathComponent]) throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        let document = state.document
+        var keyIndex = object + 1
+        for _ in 0..<Int(document[object].length) {
+            let raw = try state.string(document[keyIndex], nil)
+            let converted: String
+            switch state.options.keyStrategy {
+            case .useDefaultKeys: converted = raw
+            case .convertFromSnakeCase: converted = SnakeCase.camelCased(raw)
+            case .custom(let convert): converted = convert(path.map(\.codingKey) + [StringKey(raw)]).stringValue
+            }
+            if result[converted] == nil { result[converted] = keyIndex + 1 }
+            keyIndex = document.next(after: keyIndex + 1)
+        }
+        return result
+    }
+
+    // MARK: Scoping
+
+    /// Runs `body` with the decoder's path set to this container's, for containers with their own path.
+    @inline(__always)
+    private func scoped<R>(_ body: () throws -> R) rethrows -> R {
+        guard let ownPath else { return try body() }
+        let saved = state.path
+        state.path = ownPath
+        defer { state.path = saved }
+        return try body()
+    }
+
+    private func keyNotFound(_ key: Key) -> DecodingError {
+        DecodingError.keyNotFound(key, DecodingError.Context(
+            codingPath: codingPath,
+            debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+    }
+
+    // MARK: Decoding
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let valueIndex = find(key) else { throw keyNotFound(key) }
+        return state.document[valueIndex].kind == .null
+    }
+
+    /// Finds a required scalar, applying the missing and null defaults of the policy.
+    @inline(__always)
+    private func required<T: DefaultDecodable>(_ key: Key, _ read: (Int) throws -> T) throws -> T {
+        try scoped {
+            guard let valueIndex = find(key) else {
+                guard state.allows(.defaultMissingValues) else { throw keyNotFound(key) }
+                state.recordDefault(T.self, key, missing: true)
+                return T.defaultValue
+            }
+            if state.document[valueIndex].kind == .null && state.allows(.defaultNullValues) {
+                state.recordDefault(T.self, key, missing: false)
+                return T.defaultValue
+            }
+            return try read(valueIndex)
+        }
+    }
+
+    /// Finds an optional value; an undecodable one becomes `nil` when the policy allows.
+    @inline(__always)
+    private func optional<T>(_ key: Key, _ type: T.Type, _ read: (Int) throws -> T) throws -> T? {
+        try scoped {
+            guard let valueIndex = find(key), state.document[valueIndex].kind != .null else { return nil }
+            guard state.allows(.nilInvalidOptionals) else { return try read(valueIndex) }
+            let mark = state.repairCount
+            do {
+                return try read(valueIndex)
+            } catch where DecoderState.isAbsorbable(error) {
+                state.recordLoss(valueIndex, T.self, key, action: .setToNil, error: error, mark: mark)
+                return nil
+            }
+        }
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(key) { try state.unwrapBool($0, key) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(key) { try state.unwrapString($0, key) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(key) { try state.unwrapFloat($0, type, key) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try required(key) { try state.unwrapFloat($0, type, key) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try required(key) { try state.unwrapInteger($0, type, key) } }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try scoped {
+            guard let valueIndex = find(key) else {
+                if state.allows(.defaultMissingValues), let fallback = (T.self as? any DefaultDecodable.Type)?.defaultValue as? T {
+                    state.recordDefault(T.self, key, missing: true)
+                    return fallback
+                }
+                throw keyNotFound(key)
+            }
+            if state.document[valueIndex].kind == .null && state.allows(.defaultNullValues),
+               let fallback = (T.self as? any DefaultDecodable.Type)?.defaultValue as? T {
+                state.recordDefault(T.self, key, missing: false)
+                return fallback
+            }
+            return try state.decodeNested(type, at: valueIndex, component: .key(key), key: key)
+        }
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key, type) { try state.unwrapBool($0, key) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key, type) { try state.unwrapString($0, key) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key, type) { try state.unwrapFloat($0, type, key) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key, type) { try state.unwrapFloat($0, type, key) } }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try optional(key, type) { try state.decodeNested(type, at: $0, component: .key(key), key: key) }
+    }
+
+    // MARK: Nested containers
+
+    private func memberPath(_ key: Key) -> [PathComponent] { (ownPath ?? state.path) + [.key(key)] }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try scoped {
+            guard let valueIndex = find(key) else {
+                throw DecodingError.keyNotFound(key, DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get KeyedDecodingContainer<\(NestedKey.self)> -- no value found for key \(key) (\"\(key.stringValue)\")"))
+            }
+            let objectIndex = try state.objectIndex(at: valueIndex, key: key)
+            return KeyedDecodingContainer(try KeyedContainer<NestedKey>(state: state, object: objectIndex, path: memberPath(key)))
+        }
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try scoped {
+            guard let valueIndex = find(key) else {
+                throw DecodingError.keyNotFound(key, DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"))
+            }
+            return try UnkeyedContainer(state: state, array: state.arrayIndex(at: valueIndex, key: key), path: memberPath(key))
+        }
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try superDecoder(named: StringKey("super"), at: find(superKey: "super"))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder(named: key, at: find(key))
+    }
+
+    private func find(superKey name: String) -> Int? {
+        guard let key = Key(stringValue: name) else { return findDecoded(name) }
+        return find(key)
+    }
+
+    /// A decoder for one member; a missing member reads as `null`, as in Foundation.
+    private func superDecoder(named key: any CodingKey, at valueIndex: Int?) throws -> any Decoder {
+        let target = valueIndex ?? state.document.appendDetachedNull()
+        return DecoderState(
+            document: state.document, options: state.options, index: target,
+            path: (ownPath ?? state.path) + [.key(key)], root: state.rootState)
+    }
+}
+
+extension JSONDocument {
+    /// A `null` outside the document's tree, for decoders of absent members.
+    func appendDetachedNull() -> Int {
+        append(JSONNode(kind: .null, flags: [], start: 0, length: 0, aux: 0))
+    }
+}
+
+/// Foundation's `convertFromSnakeCase`, character for character.
+enum SnakeCase {
+    static func camelCased(_ key: String) -> String {
+        guard !key.isEmpty, let firstNonUnderscore = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var lastNonUnderscore = key.index(before: key.endIndex)
+        while lastNonUnderscore > firstNonUnderscore && key[lastNonUnderscore] == "_" {
+            key.formIndex(before: &lastNonUnderscore)
+        }
+        let keyRange = firstNonUnderscore...lastNonUnderscore
+        let leading = key[key.startIndex..<firstNonUnderscore]
+        let trailing = key[key.index(after: lastNonUnderscore)...]
+        let components = key[keyRange].split(separator: "_")
+        let joined: String
+        if components.count == 1 {
+            joined = String(key[keyRange])
+        } else {
+            joined = ([components[0].lowercased()] + components[1...].map { $0.capitalized }).joined()
+        }
+        return String(leading) + joined + String(trailing)
+    }
+}

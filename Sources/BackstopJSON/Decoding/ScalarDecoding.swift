@@ -1,0 +1,192 @@
+import Foundation
+
+/// Reading scalars from the tape, with Foundation's results in strict mode and the
+/// lossless coercions of ``DecodingPolicy`` in lenient mode.
+extension DecoderState {
+    // MARK: Strings
+
+    func unwrapString(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> String {
+        let node = document[valueIndex]
+        if node.kind == .string { return try string(node, key) }
+        if node.kind == .number && allows(.stringsFromNumbers) {
+            recordCoercion(valueIndex, to: String.self, key)
+            return String(decoding: document.raw(node), as: UTF8.self)
+        }
+        if node.kind == .null { throw valueNotFound(String.self, key) }
+        throw typeMismatch(String.self, at: valueIndex, key)
+    }
+
+    /// The text of a string node, unescaping when needed.
+    @inline(__always)
+    func string(_ node: JSONNode, _ key: (any CodingKey)?) throws -> String {
+        let raw = document.raw(node)
+        if !node.flags.contains(.escaped) { return String(decoding: raw, as: UTF8.self) }
+        switch JSONString.unescape(raw) {
+        case .success(let text): return text
+        case .failure(let reason):
+            throw DecodingError.dataCorrupted(context(key, "The given data was not valid JSON. \(reason)"))
+        }
+    }
+
+    // MARK: Bool
+
+    func unwrapBool(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Bool {
+        let node = document[valueIndex]
+        switch node.kind {
+        case .true: return true
+        case .false: return false
+        case .null: throw valueNotFound(Bool.self, key)
+        case .number, .string:
+            if allows(.boolsFromNumbersAndStrings), let value = boolText(document.raw(node)) {
+                recordCoercion(valueIndex, to: Bool.self, key)
+                return value
+            }
+        default: break
+        }
+        throw typeMismatch(Bool.self, at: valueIndex, key)
+    }
+
+    private func boolText(_ raw: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch raw.count {
+        case 1: raw[0] == UInt8(ascii: "1") ? true : raw[0] == UInt8(ascii: "0") ? false : nil
+        case 4 where raw.elementsEqual("true".utf8): true
+        case 5 where raw.elementsEqual("false".utf8): false
+        default: nil
+        }
+    }
+
+    // MARK: Numbers
+
+    func unwrapInteger<T: FixedWidthInteger>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
+        let node = document[valueIndex]
+        if node.kind == .number {
+            let raw = document.raw(node)
+            if node.flags.contains(.integer) {
+                if let value = JSONNumber.integer(raw, negative: node.flags.contains(.negative), as: T.self) { return value }
+            } else if let value = JSONNumber.wholeNumber(raw, as: T.self) {
+                return value
+            }
+            throw numberDoesNotFit(raw, T.self, key)
+        }
+        if node.kind == .string && allows(.numbersFromStrings) {
+            let raw = document.raw(node)
+            if !node.flags.contains(.escaped), let shape = JSONString.numberShape(raw) {
+                let value = shape.integer
+                    ? JSONNumber.integer(raw, negative: shape.negative, as: T.self)
+                    : JSONNumber.wholeNumber(raw, as: T.self)
+                if let value {
+                    recordCoercion(valueIndex, to: T.self, key)
+                    return value
+                }
+            }
+        }
+        if node.kind == .null { throw valueNotFound(T.self, key) }
+        throw typeMismatch(T.self, at: valueIndex, key)
+    }
+
+    func unwrapFloat<T: BinaryFloatingPoint>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
+        let node = document[valueIndex]
+        if node.kind == .number {
+            let raw = document.raw(node)
+            if let value = JSONNumber.floatingPoint(raw, as: T.self) { return value }
+            throw numberDoesNotFit(raw, T.self, key)
+        }
+        if node.kind == .string {
+            if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = options.floatStrategy {
+                let text = try string(node, key)
+                if text == positiveInfinity { return .infinity }
+                if text == negativeInfinity { return -.infinity }
+                if text == nan { return .nan }
+            }
+            if allows(.numbersFromStrings) {
+                let raw = document.raw(node)
+                if !node.flags.contains(.escaped), JSONString.numberShape(raw) != nil,
+                   let value = JSONNumber.floatingPoint(raw, as: T.self) {
+                    recordCoercion(valueIndex, to: T.self, key)
+                    return value
+                }
+            }
+        }
+        if node.kind == .null { throw valueNotFound(T.self, key) }
+        throw typeMismatch(T.self, at: valueIndex, key)
+    }
+
+    /// Foundation reports numbers that do not fit with an empty coding path; strict mode
+    /// keeps that for identical errors, lenient mode gives the real path. Both name it in
+    /// the description.
+    func numberDoesNotFit(_ raw: UnsafeBufferPointer<UInt8>, _ type: Any.Type, _ key: (any CodingKey)?) -> DecodingError {
+        let text = String(decoding: raw, as: UTF8.self)
+        let description = "The given data was not valid JSON. Number \(text) at \(jsonPath(key)) does not fit in \(type)."
+        let codingPath: [any CodingKey] = options.policy == .strict ? [] : context(key, "").codingPath
+        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description))
+    }
+
+    func unwrapDecimal(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Decimal {
+        let node = document[valueIndex]
+        var coerced = false
+        if node.kind == .string && allows(.numbersFromStrings) && !node.flags.contains(.escaped)
+            && JSONString.numberShape(document.raw(node)) != nil {
+            coerced = true
+        } else if node.kind != .number {
+            if node.kind == .null { throw valueNotFound(Decimal.self, key) }
+            throw typeMismatch(Decimal.self, at: valueIndex, key)
+        }
+        let raw = document.raw(node)
+        // Out of Decimal's range, as Foundation decides it: a finite Double is the test.
+        guard JSONNumber.double(raw) != nil, let value = Decimal(string: String(decoding: raw, as: UTF8.self), locale: nil) else {
+            throw numberDoesNotFit(raw, Decimal.self, key)
+        }
+        if coerced { recordCoercion(valueIndex, to: Decimal.self, key) }
+        return value
+    }
+
+    // MARK: Foundation types
+
+    func unwrapDate(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Date {
+        switch options.dateStrategy {
+        case .deferredToDate:
+            return try with(valueIndex, key.map { .key($0) }) { try Date(from: self) }
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try unwrapFloat(valueIndex, Double.self, key))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try unwrapFloat(valueIndex, Double.self, key) / 1000)
+        case .iso8601:
+            let text = try unwrapString(valueIndex, key)
+            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                throw DecodingError.dataCorrupted(context(key, "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        case .formatted(let formatter):
+            let text = try unwrapString(valueIndex, key)
+            guard let date = formatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(context(key, "Date string does not match format expected by formatter."))
+            }
+            return date
+        case .custom(let read):
+            return try with(valueIndex, key.map { .key($0) }) { try read(self) }
+        }
+    }
+
+    func unwrapData(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Data {
+        switch options.dataStrategy {
+        case .deferredToData:
+            return try with(valueIndex, key.map { .key($0) }) { try Data(from: self) }
+        case .base64:
+            let text = try unwrapString(valueIndex, key)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(context(key, "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let read):
+            return try with(valueIndex, key.map { .key($0) }) { try read(self) }
+        }
+    }
+
+    func unwrapURL(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> URL {
+        let text = try unwrapString(valueIndex, key)
+        guard let url = URL(string: text) else {
+            throw DecodingError.dataCorrupted(context(key, "Invalid URL string."))
+        }
+        return url
+    }
+}

@@ -1,0 +1,390 @@
+import Foundation
+
+/// Validates a UTF-8 JSON document against RFC 8259 and records every value on a tape.
+///
+/// One pass, no allocation per value: strings and numbers stay as byte ranges of the
+/// document and are converted only when a `Decodable` asks for them.
+struct JSONScanner {
+    /// Foundation accepts 512 levels of nesting and rejects the 513th; so do we.
+    static let maximumDepth = 512
+
+    private let document: JSONDocument
+    private let bytes: UnsafePointer<UInt8>
+    private let end: Int
+    private let allowsTrailingCommas: Bool
+    private var position = 0
+    private var depth = 0
+    /// Reused across objects to find repeated keys without allocating per object.
+    private var keyScratch: [(hash: UInt32, node: Int32)] = []
+
+    /// Parses `document`'s bytes, filling its tape.
+    static func scan(_ document: JSONDocument, allowsTrailingCommas: Bool) throws(JSONParseError) {
+        var scanner = JSONScanner(document: document, allowsTrailingCommas: allowsTrailingCommas)
+        try scanner.scanDocument()
+    }
+
+    private init(document: JSONDocument, allowsTrailingCommas: Bool) {
+        self.document = document
+        self.bytes = UnsafePointer(document.base)
+        self.end = document.byteCount
+        self.allowsTrailingCommas = allowsTrailingCommas
+    }
+
+    private func fail(_ reason: String, at offset: Int) -> JSONParseError {
+        JSONParseError(reason, offset: offset, in: UnsafeBufferPointer(start: bytes, count: end))
+    }
+
+    private func describe(_ offset: Int) -> String {
+        guard offset < end else { return "end of file" }
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private mutating func scanDocument() throws(JSONParseError) {
+        guard end < Int(UInt32.max) else {
+            throw fail("Documents of 4 GiB or more are not supported", at: 0)
+        }
+        skipWhitespace()
+        guard position < end else { throw fail("Unexpected end of file: the document is empty", at: position) }
+        try scanValue()
+        skipWhitespace()
+        if position < end {
+            throw fail("Unexpected \(describe(position)) after the top-level value", at: position)
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < end {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func scanValue() throws(JSONParseError) {
+        guard position < end else { throw fail("Unexpected end of file, expected a value", at: position) }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            _ = try scanString(isKey: false)
+        case UInt8(ascii: "{"):
+            try scanObject()
+        case UInt8(ascii: "["):
+            try scanArray()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try scanNumber()
+        case UInt8(ascii: "t"):
+            try scanLiteral("true", kind: .true)
+        case UInt8(ascii: "f"):
+            try scanLiteral("false", kind: .false)
+        case UInt8(ascii: "n"):
+            try scanLiteral("null", kind: .null)
+        default:
+            throw fail("Unexpected \(describe(position)), expected a value", at: position)
+        }
+    }
+
+    private mutating func scanLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let expected = literal.utf8Start
+        guard end - position >= count else { throw fail("Invalid literal, expected '\(literal)'", at: position) }
+        for i in 0..<count where bytes[position + i] != expected[i] {
+            throw fail("Invalid literal, expected '\(literal)'", at: position + i)
+        }
+        _ = document.append(JSONNode(kind: kind, flags: [], start: UInt32(position), length: UInt32(count), aux: 0))
+        position += count
+    }
+
+    private mutating func enterContainer() throws(JSONParseError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw fail("Too many nested arrays or objects (more than \(Self.maximumDepth) levels)", at: position)
+        }
+    }
+
+    private mutating func scanArray() throws(JSONParseError) {
+        try enterContainer()
+        let index = document.append(JSONNode(kind: .array, flags: [], start: UInt32(position), length: 0, aux: 0))
+        position += 1
+        skipWhitespace()
+        var count: UInt32 = 0
+        if position < end && bytes[position] == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                try scanValue()
+                count += 1
+                skipWhitespace()
+                guard position < end else { throw fail("Unexpected end of file, expected ',' or ']'", at: position) }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "]") {
+                    position += 1
+                    break
+                }
+                guard byte == UInt8(ascii: ",") else {
+                    throw fail("Unexpected \(describe(position)) after an array element, expected ',' or ']'", at: position)
+                }
+                let comma = position
+                position += 1
+                skipWhitespace()
+                if position < end && bytes[position] == UInt8(ascii: "]") {
+                    guard allowsTrailingCommas else { throw fail("Trailing comma before ']'", at: comma) }
+                    document.trailingCommas.append((index, comma))
+                    position += 1
+                    break
+                }
+            }
+        }
+        document[index].length = count
+        document[index].aux = UInt32(document.count)
+        depth -= 1
+    }
+
+    private mutating func scanObject() throws(JSONParseError) {
+        try enterContainer()
+        let index = document.append(JSONNode(kind: .object, flags: [], start: UInt32(position), length: 0, aux: 0))
+        position += 1
+        skipWhitespace()
+        var count: UInt32 = 0
+        var flags: JSONNode.Flags = []
+        if position < end && bytes[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                guard position < end, bytes[position] == UInt8(ascii: "\"") else {
+                    throw fail("Unexpected \(describe(position)), expected a key in double quotes", at: position)
+                }
+                if try scanString(isKey: true) { flags.insert(.slowKeys) }
+                skipWhitespace()
+                guard position < end, bytes[position] == UInt8(ascii: ":") else {
+                    throw fail("Unexpected \(describe(position)) after a key, expected ':'", at: position)
+                }
+                position += 1
+                skipWhitespace()
+                try scanValue()
+                count += 1
+                skipWhitespace()
+                guard position < end else { throw fail("Unexpected end of file, expected ',' or '}'", at: position) }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "}") {
+                    position += 1
+                    break
+                }
+                guard byte == UInt8(ascii: ",") else {
+                    throw fail("Unexpected \(describe(position)) after an object member, expected ',' or '}'", at: position)
+                }
+                let comma = position
+                position += 1
+                skipWhitespace()
+                if position < end && bytes[position] == UInt8(ascii: "}") {
+                    guard allowsTrailingCommas else { throw fail("Trailing comma before '}'", at: comma) }
+                    document.trailingCommas.append((index, comma))
+                    position += 1
+                    break
+                }
+            }
+        }
+        if count > 1 && !flags.contains(.slowKeys) && hasRepeatedKey(object: index, count: Int(count)) {
+            flags.insert(.slowKeys)
+        }
+        document[index].flags = flags
+        document[index].length = count
+        document[index].aux = UInt32(document.count)
+        depth -= 1
+    }
+
+    /// Whether two keys of the object at `object` are byte-for-byte equal.
+    ///
+    /// Lookups may start in the middle of an object; that is only sound when every key is
+    /// unique, so objects that repeat a key are marked to be searched from the start,
+    /// where the first occurrence wins as in Foundation.
+    private mutating func hasRepeatedKey(object: Int, count: Int) -> Bool {
+        keyScratch.removeAll(keepingCapacity: true)
+        var key = object + 1
+        for _ in 0..<count {
+            keyScratch.append((document[key].aux, Int32(key)))
+            key = document.next(after: key + 1)
+        }
+        if count > 16 {
+            keyScratch.sort { $0.hash < $1.hash }
+            for i in 1..<count where keyScratch[i].hash == keyScratch[i - 1].hash {
+                if sameKey(Int(keyScratch[i].node), Int(keyScratch[i - 1].node)) { return true }
+            }
+            // Equal hashes need not be adjacent to each other's equals when three or more collide.
+            var i = 0
+            while i < count {
+                var j = i + 1
+                while j < count && keyScratch[j].hash == keyScratch[i].hash { j += 1 }
+                if j - i > 2 {
+                    for a in i..<j { for b in (a + 1)..<j where sameKey(Int(keyScratch[a].node), Int(keyScratch[b].node)) { return true } }
+                }
+                i = j
+            }
+            return false
+        }
+        for a in 0..<count {
+            for b in (a + 1)..<count where keyScratch[a].hash == keyScratch[b].hash {
+                if sameKey(Int(keyScratch[a].node), Int(keyScratch[b].node)) { return true }
+            }
+        }
+        return false
+    }
+
+    private func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let left = document.raw(document[a])
+        let right = document.raw(document[b])
+        return left.count == right.count && memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+    }
+
+    /// Scans a string starting at its opening quote; returns whether it contains escapes.
+    @discardableResult
+    private mutating func scanString(isKey: Bool) throws(JSONParseError) -> Bool {
+        let start = position + 1
+        position = start
+        var escaped = false
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
+            while position + 8 <= end {
+                let word = UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self)
+                let quote = word ^ 0x2222_2222_2222_2222
+                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special = Self.zeroByteMask(quote) | Self.zeroByteMask(backslash)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word) | word
+                if special & 0x8080_8080_8080_8080 != 0 { break }
+                position += 8
+            }
+            guard position < end else { throw fail("Unterminated string", at: start - 1) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw fail("Unescaped control character \(describe(position)) in a string", at: position)
+            } else if byte >= 0x80 {
+                try scanUTF8Sequence(lead: byte)
+            } else {
+                position += 1
+            }
+        }
+        let length = position - start
+        var hash: UInt32 = 0
+        if isKey { hash = Self.keyHash(UnsafeBufferPointer(start: bytes + start, count: length)) }
+        _ = document.append(JSONNode(
+            kind: .string, flags: escaped ? .escaped : [], start: UInt32(start), length: UInt32(length), aux: hash))
+        position += 1
+        return escaped
+    }
+
+    @inline(__always)
+    private static func zeroByteMask(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word
+    }
+
+    /// FNV-1a over a key's raw bytes; the decoder hashes coding keys the same way.
+    @inline(__always)
+    static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return hash
+    }
+
+    private mutating func scanEscape() throws(JSONParseError) {
+        guard position + 1 < end else { throw fail("Unterminated escape sequence", at: position) }
+        switch bytes[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 2
+        case UInt8(ascii: "u"):
+            guard position + 6 <= end else { throw fail("Unterminated \\u escape", at: position) }
+            for i in 2..<6 where JSONScanner.hexValue(bytes[position + i]) == nil {
+                throw fail("Invalid \\u escape: expected four hex digits", at: position)
+            }
+            position += 6
+        default:
+            throw fail("Invalid escape sequence \\\(describe(position + 1))", at: position)
+        }
+    }
+
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
+    private mutating func scanUTF8Sequence(lead: UInt8) throws(JSONParseError) {
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw fail("Invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)) in a string", at: position)
+        }
+        guard position + length <= end else { throw fail("Truncated UTF-8 sequence in a string", at: position) }
+        let second = bytes[position + 1]
+        guard second >= low && second <= high else { throw fail("Invalid UTF-8 sequence in a string", at: position) }
+        for i in 2..<length where bytes[position + i] & 0xC0 != 0x80 {
+            throw fail("Invalid UTF-8 sequence in a string", at: position)
+        }
+        position += length
+    }
+
+    private mutating func scanNumber() throws(JSONParseError) {
+        let start = position
+        var flags: JSONNode.Flags = .integer
+        if bytes[position] == UInt8(ascii: "-") {
+            flags.insert(.negative)
+            position += 1
+        }
+        guard position < end, isDigit(bytes[position]) else {
+            throw fail("Invalid number: expected a digit after '-'", at: position)
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            skipDigits()
+        }
+        if position < end && bytes[position] == UInt8(ascii: ".") {
+            flags.remove(.integer)
+            position += 1
+            guard position < end, isDigit(bytes[position]) else {
+                throw fail("Invalid number: expected a digit after '.'", at: position)
+            }
+            skipDigits()
+        }
+        if position < end && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
+            flags.remove(.integer)
+            position += 1
+            if position < end && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            guard position < end, isDigit(bytes[position]) else {
+                throw fail("Invalid number: expected a digit in the exponent", at: position)
+            }
+            skipDigits()
+        }
+        _ = document.append(JSONNode(
+            kind: .number, flags: flags, start: UInt32(start), length: UInt32(position - start), aux: 0))
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while position < end && isDigit(bytes[position]) { position += 1 }
+    }
+}

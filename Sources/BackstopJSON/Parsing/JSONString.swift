@@ -1,0 +1,104 @@
+/// String-level helpers: unescaping JSON strings and recognising numbers written as strings.
+enum JSONString {
+    /// The text of an escaped JSON string body, or why it cannot be represented.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> Result<String, UnescapeError> {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var i = 0
+        let count = raw.count
+        while i < count {
+            let byte = raw[i]
+            if byte != UInt8(ascii: "\\") {
+                output.append(byte)
+                i += 1
+                continue
+            }
+            // The scanner validated every escape, so the bytes needed are there.
+            let code = raw[i + 1]
+            i += 2
+            switch code {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(raw, at: i)
+                i += 4
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    guard i + 6 <= count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") else {
+                        return .failure(UnescapeError(reason: "Unpaired high surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                    }
+                    let low = hex4(raw, at: i + 2)
+                    guard low >= 0xDC00 && low < 0xE000 else {
+                        return .failure(UnescapeError(reason: "High surrogate not followed by a low surrogate"))
+                    }
+                    i += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    return .failure(UnescapeError(reason: "Unpaired low surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                }
+                appendUTF8(scalar, to: &output)
+            default: output.append(code)  // \" \\ \/
+            }
+        }
+        return .success(String(decoding: output, as: UTF8.self))
+    }
+
+    struct UnescapeError: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
+    }
+
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for j in i..<(i + 4) { value = value << 4 | UInt32(JSONScanner.hexValue(raw[j]) ?? 0) }
+        return value
+    }
+
+    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Whether a string's bytes are exactly a JSON number (`"42"`, `"-12.5"`, `"1e3"`),
+    /// so that reading it as a number loses nothing. Whitespace, `+`, hex and the like are not.
+    static func numberShape(_ raw: UnsafeBufferPointer<UInt8>) -> (integer: Bool, negative: Bool)? {
+        var i = 0
+        let count = raw.count
+        var integer = true
+        let negative = count > 0 && raw[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        func digit(_ at: Int) -> Bool { at < count && raw[at] &- 48 < 10 }
+        guard digit(i) else { return nil }
+        if raw[i] == UInt8(ascii: "0") { i += 1 } else { while digit(i) { i += 1 } }
+        if i < count && raw[i] == UInt8(ascii: ".") {
+            integer = false
+            i += 1
+            guard digit(i) else { return nil }
+            while digit(i) { i += 1 }
+        }
+        if i < count && (raw[i] == UInt8(ascii: "e") || raw[i] == UInt8(ascii: "E")) {
+            integer = false
+            i += 1
+            if i < count && (raw[i] == UInt8(ascii: "+") || raw[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digit(i) else { return nil }
+            while digit(i) { i += 1 }
+        }
+        return i == count ? (integer, negative) : nil
+    }
+}

@@ -1,0 +1,123 @@
+/// The kind of a JSON value, as it appears in a document or as it was found in a repair.
+public enum JSONKind: String, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The key was not in the object at all.
+    case missing
+    case null
+    case bool
+    case number
+    case string
+    case array
+    case object
+
+    public var description: String { rawValue }
+}
+
+/// One parsed value of a document, in document order.
+///
+/// Containers are followed by their descendants, so a container's subtree is the
+/// contiguous range `index + 1 ..< end`; an object stores each key as a string node
+/// followed by its value.
+struct JSONNode {
+    enum Kind: UInt8 {
+        case null, `true`, `false`, number, string, array, object
+    }
+
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// String: contains at least one backslash escape.
+        static let escaped = Flags(rawValue: 1)
+        /// Number: no fraction and no exponent.
+        static let integer = Flags(rawValue: 2)
+        /// Number: starts with a minus sign.
+        static let negative = Flags(rawValue: 4)
+        /// Object: a key is escaped or repeated, so lookups must compare decoded keys from the start.
+        static let slowKeys = Flags(rawValue: 8)
+    }
+
+    var kind: Kind
+    var flags: Flags
+    /// Byte offset of the value; for strings, of the first byte after the opening quote.
+    var start: UInt32
+    /// Scalars: byte length (strings exclude the quotes). Containers: number of elements or members.
+    var length: UInt32
+    /// Containers: the index just past the last descendant. Keys: a hash of the raw key bytes.
+    var aux: UInt32
+
+    var jsonKind: JSONKind {
+        switch kind {
+        case .null: .null
+        case .true, .false: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+}
+
+/// A parsed document: the UTF-8 bytes and the tape that indexes them.
+///
+/// A class so that the decoder and every container can share it without copying, and so
+/// that the raw buffers it owns live exactly as long as anything that reads them.
+final class JSONDocument: @unchecked Sendable {
+    /// The document's UTF-8 bytes, owned by this object.
+    let base: UnsafeMutablePointer<UInt8>
+    let byteCount: Int
+    private(set) var nodes: UnsafeMutablePointer<JSONNode>
+    private(set) var count = 0
+    private var capacity: Int
+    /// Byte offsets of trailing commas accepted by a lenient parse, with the container that held each.
+    var trailingCommas: [(container: Int, offset: Int)] = []
+
+    init(copying source: UnsafeRawBufferPointer) {
+        byteCount = source.count
+        base = .allocate(capacity: max(source.count, 1))
+        if let sourceBase = source.baseAddress, source.count > 0 {
+            base.initialize(from: sourceBase.assumingMemoryBound(to: UInt8.self), count: source.count)
+        }
+        // Values are at least two bytes apart in most documents; start there and grow.
+        capacity = max(16, source.count / 6)
+        nodes = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deallocate()
+        nodes.deallocate()
+    }
+
+    @inline(__always)
+    func append(_ node: JSONNode) -> Int {
+        if count == capacity { grow() }
+        (nodes + count).initialize(to: node)
+        count += 1
+        return count - 1
+    }
+
+    private func grow() {
+        let newCapacity = capacity * 2
+        let newNodes = UnsafeMutablePointer<JSONNode>.allocate(capacity: newCapacity)
+        newNodes.moveInitialize(from: nodes, count: count)
+        nodes.deallocate()
+        nodes = newNodes
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> JSONNode {
+        get { nodes[index] }
+        set { nodes[index] = newValue }
+    }
+
+    /// The raw bytes of a scalar node (strings without their quotes).
+    @inline(__always)
+    func raw(_ node: JSONNode) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length))
+    }
+
+    /// The index of the value that follows the value at `index`.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let node = nodes[index]
+        return node.kind == .array || node.kind == .object ? Int(node.aux) : index + 1
+    }
+}

@@ -1,0 +1,60 @@
+/// One change a lenient decode made to the data so that it would fit the model.
+///
+/// Repairs are for engineers (logs, analytics, backend bug reports), never for users.
+public struct Repair: Sendable, Hashable, CustomStringConvertible {
+    /// What was done.
+    public enum Action: String, Sendable, Hashable, Codable {
+        /// A present value of the wrong type was converted without loss (`"42"` → `42`).
+        case coerced
+        /// The key was absent; the type's default was used.
+        case defaultedBecauseMissing
+        /// The value was `null`; the type's default was used.
+        case defaultedBecauseNull
+        /// An array element or dictionary entry could not be decoded and was left out.
+        case dropped
+        /// An enum raw value the app does not know became the enum's `unknownCase`.
+        case fellBack
+        /// An optional's value could not be decoded and became `nil`.
+        case setToNil
+        /// A trailing comma in an array or object was ignored.
+        case ignoredTrailingComma
+    }
+
+    /// What the document held where the repair was made.
+    public struct Found: Sendable, Hashable, CustomStringConvertible {
+        /// The kind of value, or ``JSONKind/missing`` when the key was absent.
+        public var kind: JSONKind
+        /// A short excerpt of the value as written in the document (empty when missing).
+        public var excerpt: String
+
+        public init(kind: JSONKind, excerpt: String) {
+            self.kind = kind
+            self.excerpt = excerpt
+        }
+
+        public var description: String { excerpt.isEmpty ? kind.rawValue : "\(kind.rawValue) \(excerpt)" }
+    }
+
+    /// Where, as a JSON path: `$` for the root, then `.key` or `['odd key']` and `[index]`.
+    public var path: String
+    /// The Swift type the model asked for, such as `Int` or `Array<Product>`.
+    public var expected: String
+    public var found: Found
+    public var action: Action
+    /// Why a value was dropped, `nil`'d or fell back, in a developer's words; `nil` when the action says it all.
+    public var reason: String?
+
+    public init(path: String, expected: String, found: Found, action: Action, reason: String? = nil) {
+        self.path = path
+        self.expected = expected
+        self.found = found
+        self.action = action
+        self.reason = reason
+    }
+
+    public var description: String {
+        var text = "\(path): expected \(expected), found \(found); \(action.rawValue)"
+        if let reason { text += " (\(reason))" }
+        return text
+    }
+}
