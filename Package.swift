@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "BackstopJSON", targets: ["BackstopJSON"]),
         .library(name: "Backstop", targets: ["Backstop"]),
-        .executable(name: "backstop", targets: ["backstop"]),
+        .executable(name: "backstop", targets: ["BackstopCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,8 +27,9 @@ let package = Package(
             ],
             resources: [.process("Resources")]
         ),
+        // Named apart from the `Backstop` module so the two never clash on case-insensitive disks.
         .executableTarget(
-            name: "backstop",
+            name: "BackstopCLI",
             dependencies: [
                 "BackstopJSON",
                 "Backstop",

@@ -211,7 +211,7 @@ final class DecoderState: Decoder {
             start -= 1
             length = Int(node.length) + 2
         case .array, .object:
-            length = document.byteCount - start
+            length = document.endOffset(ofContainer: valueIndex) - start
         default:
             length = Int(node.length)
         }
@@ -264,6 +264,17 @@ final class DecoderState: Decoder {
 }
 
 extension JSONDocument {
+    /// The byte offset just past a container's closing bracket.
+    func endOffset(ofContainer index: Int) -> Int {
+        let node = self[index]
+        let after = Int(node.aux)
+        var offset = byteCount
+        if after < count, Int(self[after].start) > Int(node.start) { offset = Int(self[after].start) }
+        let closing = node.kind == .array ? UInt8(ascii: "]") : UInt8(ascii: "}")
+        while offset > Int(node.start) && base[offset - 1] != closing { offset -= 1 }
+        return offset
+    }
+
     /// The JSON path of the value at `target`, found by walking down from the root.
     func jsonPath(to target: Int) -> String {
         var path = "$"

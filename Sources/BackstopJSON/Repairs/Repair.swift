@@ -32,7 +32,9 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
             self.excerpt = excerpt
         }
 
-        public var description: String { excerpt.isEmpty ? kind.rawValue : "\(kind.rawValue) \(excerpt)" }
+        public var description: String {
+            kind == .missing || kind == .null || excerpt.isEmpty ? kind.rawValue : "\(kind.rawValue) \(excerpt)"
+        }
     }
 
     /// Where, as a JSON path: `$` for the root, then `.key` or `['odd key']` and `[index]`.

@@ -1,0 +1,31 @@
+import BackstopJSON
+import Logging
+
+/// A ``RepairReporter`` that writes each repair to a swift-log `Logger` at `warning`.
+///
+/// Backstop's client installs one by default, so a backend that breaks its contract shows
+/// up in the logs without anyone asking. Each repair is one log line with its path,
+/// expected type, what was found and what was done, as metadata too.
+public struct LoggingRepairReporter: RepairReporter {
+    public let logger: Logger
+    public let level: Logger.Level
+
+    public init(logger: Logger = Logger(label: "backstop.repairs"), level: Logger.Level = .warning) {
+        self.logger = logger
+        self.level = level
+    }
+
+    public func report(_ repairs: [Repair], decoding type: Any.Type) {
+        for repair in repairs {
+            var metadata: Logger.Metadata = [
+                "path": "\(repair.path)",
+                "expected": "\(repair.expected)",
+                "found": "\(repair.found)",
+                "action": "\(repair.action.rawValue)",
+                "model": "\(type)",
+            ]
+            if let reason = repair.reason { metadata["reason"] = "\(reason)" }
+            logger.log(level: level, "Repaired \(repair.path) while decoding \(type): \(repair.action.rawValue)", metadata: metadata)
+        }
+    }
+}
