@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds and runs Backstop's libFuzzer targets.
+#
+#   Fuzz/run.sh build                 build both fuzzers
+#   Fuzz/run.sh fuzz parser|decoder N fuzz one target for N seconds, growing its corpus
+#   Fuzz/run.sh replay                run every kept corpus input once (CI does this)
+#
+# SwiftPM cannot link a libFuzzer executable on Linux, so SwiftPM builds BackstopJSON with
+# coverage and address sanitizer instrumentation, and swiftc links each entry against it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work="$root/Fuzz/.work"
+scratch="$root/.build-fuzz"
+suite="$root/../shared/corpus/JSONTestSuite/test_parsing"
+mkdir -p "$work"
+
+build() {
+  swift build --target BackstopJSON -c release --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+  local objects=("$scratch"/release/BackstopJSON.build/*.o)
+  for target in parser decoder; do
+    local source="$root/Fuzz/$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}Fuzz.swift"
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$scratch/release/Modules" \
+      "$source" "${objects[@]}" -o "$work/fuzz-$target" >&2
+  done
+}
+
+corpus() { echo "$root/Fuzz/corpus/$1"; }
+
+seed() {
+  local dir; dir=$(corpus "$1")
+  mkdir -p "$dir"
+  if [ -d "$suite" ] && [ -z "$(ls -A "$dir")" ]; then cp "$suite"/*.json "$dir"/; fi
+}
+
+case "${1:-}" in
+  build) build ;;
+  fuzz)
+    target=$2; seconds=${3:-60}
+    [ -x "$work/fuzz-$target" ] || build
+    seed "$target"
+    # New inputs go to a scratch folder; -merge keeps only those that add coverage.
+    mkdir -p "$work/new-$target"
+    "$work/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+      -print_final_stats=1 "$work/new-$target" "$(corpus "$target")"
+    "$work/fuzz-$target" -merge=1 "$(corpus "$target")" "$work/new-$target" >/dev/null 2>&1
+    ;;
+  replay)
+    [ -x "$work/fuzz-parser" ] && [ -x "$work/fuzz-decoder" ] || build
+    for target in parser decoder; do
+      seed "$target"
+      "$work/fuzz-$target" -runs=0 -timeout=10 -rss_limit_mb=2048 "$(corpus "$target")" 2>&1 | tail -n 2
+    done
+    ;;
+  *) sed -n '2,8p' "$0"; exit 2 ;;
+esac
