@@ -83,12 +83,7 @@ public struct ParsedJSON: @unchecked Sendable {
             current = next
         }
         let state = DecoderState(document: document, options: DecodingOptions(decoder), index: current, path: components)
-        let value: T
-        if let special = try state.decodeSpecial(type, at: current, key: nil) {
-            value = special
-        } else {
-            value = try T(from: state)
-        }
+        let value = try state.decodeRoot(type)
         let repairs = state.repairs
         if !repairs.isEmpty, let reporter = decoder.reporter { reporter.report(repairs, decoding: type) }
         return DecodingReport(value: value, repairs: repairs)

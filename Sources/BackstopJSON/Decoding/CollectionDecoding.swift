@@ -4,6 +4,14 @@ protocol TapeDecodable {
     static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> Self
 }
 
+extension TapeDecodable {
+    /// Decodes into uninitialized memory, so callers holding only `any TapeDecodable.Type`
+    /// get a value of their own generic type without a dynamic cast.
+    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?, into memory: UnsafeMutableRawPointer) throws {
+        memory.initializeMemory(as: Self.self, to: try decode(from: state, at: valueIndex, key: key))
+    }
+}
+
 extension DecoderState {
     /// Calls `body` with each element's tape index and position, dropping those that throw
     /// when the policy allows.
@@ -34,22 +42,74 @@ extension DecoderState {
     }
 }
 
-extension Array: TapeDecodable where Element: Decodable {
-    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> [Element] {
-        var result: [Element] = []
-        result.reserveCapacity(Int(state.document[valueIndex].length))
-        try state.forEachElement(of: valueIndex, key, Element.self) { element, position in
-            result.append(try state.decodeNested(Element.self, at: element, component: .index(position), key: IndexKey(position)))
+extension DecoderState {
+    /// An array of scalars, read in one tight loop.
+    @inline(__always)
+    func scalarArray<S>(_ valueIndex: Int, _ key: (any CodingKey)?, _ read: (Int, IndexKey) throws -> S) throws -> [S] {
+        var result: [S] = []
+        result.reserveCapacity(Int(document[valueIndex].length))
+        try forEachElement(of: valueIndex, key, S.self) { element, position in
+            result.append(try read(element, IndexKey(position)))
         }
         return result
+    }
+
+    /// Decodes one element of a collection whose element kind is already known.
+    @inline(__always)
+    func element<E: Decodable>(_ type: E.Type, kind: TypeKind, at element: Int, position: Int) throws -> E {
+        try decodeValue(type, kind: kind, at: element, component: .index(position), key: IndexKey(position))
+    }
+}
+
+extension Array: TapeDecodable where Element: Decodable {
+    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> [Element] {
+        let kind = state.typeKinds.kind(of: Element.self)
+        switch kind {
+        case .double:
+            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapFloat($0, Double.self, $1) }, to: [Element].self)
+        case .int:
+            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapInteger($0, Int.self, $1) }, to: [Element].self)
+        case .string:
+            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapString($0, $1) }, to: [Element].self)
+        case .int64:
+            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapInteger($0, Int64.self, $1) }, to: [Element].self)
+        default:
+            // One loop, not a closure per element: generic code re-fetches the array's
+            // type metadata on every closure call.
+            let document = state.document
+            let array = try state.arrayIndex(at: valueIndex, key: key)
+            let count = Int(document[array].length)
+            let lossy = state.allows(.dropInvalidElements)
+            var result: [Element] = []
+            result.reserveCapacity(count)
+            try state.with(array, key.map { .key($0) }) {
+                var element = array + 1
+                for position in 0..<count {
+                    let next = document.next(after: element)
+                    if lossy {
+                        let mark = state.repairCount
+                        do {
+                            result.append(try state.element(Element.self, kind: kind, at: element, position: position))
+                        } catch where DecoderState.isAbsorbable(error) {
+                            state.recordLoss(element, Element.self, IndexKey(position), action: .dropped, error: error, mark: mark)
+                        }
+                    } else {
+                        result.append(try state.element(Element.self, kind: kind, at: element, position: position))
+                    }
+                    element = next
+                }
+            }
+            return result
+        }
     }
 }
 
 extension Set: TapeDecodable where Element: Decodable {
     static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> Set<Element> {
         var result = Set<Element>()
+        let kind = state.typeKinds.kind(of: Element.self)
         try state.forEachElement(of: valueIndex, key, Element.self) { element, position in
-            result.insert(try state.decodeNested(Element.self, at: element, component: .index(position), key: IndexKey(position)))
+            result.insert(try state.element(Element.self, kind: kind, at: element, position: position))
         }
         return result
     }

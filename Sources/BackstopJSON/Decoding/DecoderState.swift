@@ -9,11 +9,12 @@ final class DecoderState: Decoder {
     let document: JSONDocument
     let options: DecodingOptions
     /// The tape index of the value that `container(...)` calls open.
-    var index: Int
-    var path: [PathComponent]
+    @exclusivity(unchecked) var index: Int
+    @exclusivity(unchecked) var path: [PathComponent]
     /// Repairs in the order they were made; super decoders record into their root's.
     private(set) var repairs: [Repair] = []
     private let root: DecoderState?
+    @exclusivity(unchecked) var typeKinds = TypeKindCache()
     private var hints: UnsafeMutablePointer<KeyHint>?
     static let hintSlots = 1024
 
@@ -93,22 +94,13 @@ final class DecoderState: Decoder {
 
     /// Decodes the root value.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
-        if let special = try decodeSpecial(type, at: 0, key: nil) { return special }
-        return try T(from: self)
+        try decodeValue(type, kind: typeKinds.kind(of: type), at: index, component: nil, key: nil)
     }
 
     /// Decodes the value at `valueIndex`, reached from the current value through `component`.
     @inline(__always)
     func decodeNested<T: Decodable>(_ type: T.Type, at valueIndex: Int, component: PathComponent, key: any CodingKey) throws -> T {
-        if let special = try decodeSpecial(type, at: valueIndex, key: key) { return special }
-        let saved = index
-        path.append(component)
-        index = valueIndex
-        defer {
-            index = saved
-            path.removeLast()
-        }
-        return try T(from: self)
+        try decodeValue(type, kind: typeKinds.kind(of: type), at: valueIndex, component: component, key: key)
     }
 
     /// Runs `body` with the cursor on `valueIndex` and `component` on the path.
@@ -124,23 +116,44 @@ final class DecoderState: Decoder {
         return try body()
     }
 
-    /// Types decoded straight from the tape rather than through their own `init(from:)`:
-    /// the common scalars for speed, the types Foundation treats specially (Date, Data,
-    /// URL, Decimal) for identical results, and collections for lossy element handling.
-    @inline(__always)
-    func decodeSpecial<T: Decodable>(_ type: T.Type, at valueIndex: Int, key: (any CodingKey)?) throws -> T? {
-        if T.self == String.self { return unsafeBitCast(try unwrapString(valueIndex, key), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try unwrapInteger(valueIndex, Int.self, key), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try unwrapFloat(valueIndex, Double.self, key), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try unwrapBool(valueIndex, key), to: T.self) }
-        if let collection = T.self as? any TapeDecodable.Type {
-            return try collection.decode(from: self, at: valueIndex, key: key) as? T
+    /// Decodes a value of a type whose ``TypeKind`` is known.
+    ///
+    /// Scalars are read straight from the tape for speed, the types Foundation treats
+    /// specially (Date, Data, URL, Decimal) as Foundation does, collections element by
+    /// element so broken ones can be dropped, and everything else by its own `init(from:)`
+    /// with `component` on the path. Returns `T` itself, never `T?`: building an optional
+    /// of a generic type costs a metadata lookup per value.
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, kind: TypeKind, at valueIndex: Int, component: PathComponent?, key: (any CodingKey)?
+    ) throws -> T {
+        switch kind {
+        case .model: return try with(valueIndex, component) { try T(from: self) }
+        case .string: return unsafeBitCast(try unwrapString(valueIndex, key), to: T.self)
+        case .int: return unsafeBitCast(try unwrapInteger(valueIndex, Int.self, key), to: T.self)
+        case .double: return unsafeBitCast(try unwrapFloat(valueIndex, Double.self, key), to: T.self)
+        case .bool: return unsafeBitCast(try unwrapBool(valueIndex, key), to: T.self)
+        case .float: return unsafeBitCast(try unwrapFloat(valueIndex, Float.self, key), to: T.self)
+        case .int64: return unsafeBitCast(try unwrapInteger(valueIndex, Int64.self, key), to: T.self)
+        case .collection(let collection):
+            // The collection initializes the memory as itself, which is `T`: no dynamic cast.
+            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+                let slot = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
+                try collection.decode(from: self, at: valueIndex, key: key, into: slot)
+                return slot.assumingMemoryBound(to: T.self).move()
+            }
+        case .date: return try special(unwrapDate(valueIndex, key), as: T.self)
+        case .data: return try special(unwrapData(valueIndex, key), as: T.self)
+        case .url: return try special(unwrapURL(valueIndex, key), as: T.self)
+        case .decimal: return try special(unwrapDecimal(valueIndex, key), as: T.self)
         }
-        if T.self == Date.self { return try unwrapDate(valueIndex, key) as? T }
-        if T.self == Data.self { return try unwrapData(valueIndex, key) as? T }
-        if T.self == URL.self { return try unwrapURL(valueIndex, key) as? T }
-        if T.self == Decimal.self { return try unwrapDecimal(valueIndex, key) as? T }
-        return nil
+    }
+
+    /// `value` as `T`, which the type kind says it is.
+    private func special<V, T>(_ value: V, as type: T.Type) throws -> T {
+        guard let value = value as? T else {
+            throw DecodingError.typeMismatch(T.self, context(nil, "Expected \(T.self), decoded \(V.self)"))
+        }
+        return value
     }
 
     // MARK: Errors

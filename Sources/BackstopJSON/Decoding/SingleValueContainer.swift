@@ -28,7 +28,6 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try state.unwrapInteger(index, type, nil) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let special = try state.decodeSpecial(type, at: index, key: nil) { return special }
-        return try state.with(index, nil) { try T(from: state) }
+        try state.decodeValue(type, kind: state.typeKinds.kind(of: type), at: index, component: nil, key: nil)
     }
 }

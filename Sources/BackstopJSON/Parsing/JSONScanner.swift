@@ -15,7 +15,7 @@ struct JSONScanner {
     private var position = 0
     private var depth = 0
     /// Reused across objects to find repeated keys without allocating per object.
-    private var keyScratch: [(hash: UInt32, node: Int32)] = []
+    private var keyTable: [Int32] = []
 
     /// Parses `document`'s bytes, filling its tape.
     static func scan(_ document: JSONDocument, allowsTrailingCommas: Bool) throws(JSONParseError) {
@@ -201,41 +201,41 @@ struct JSONScanner {
     /// unique, so objects that repeat a key are marked to be searched from the start,
     /// where the first occurrence wins as in Foundation.
     private mutating func hasRepeatedKey(object: Int, count: Int) -> Bool {
-        keyScratch.removeAll(keepingCapacity: true)
+        // Open addressing over the keys' hashes, in a table reused across objects.
+        var capacity = 16
+        while capacity < count * 2 { capacity <<= 1 }
+        if keyTable.count < capacity { keyTable = [Int32](repeating: -1, count: capacity) }
+        let mask = capacity - 1
+        var repeated = false
         var key = object + 1
-        for _ in 0..<count {
-            keyScratch.append((document[key].aux, Int32(key)))
-            key = document.next(after: key + 1)
-        }
-        if count > 16 {
-            keyScratch.sort { $0.hash < $1.hash }
-            for i in 1..<count where keyScratch[i].hash == keyScratch[i - 1].hash {
-                if sameKey(Int(keyScratch[i].node), Int(keyScratch[i - 1].node)) { return true }
-            }
-            // Equal hashes need not be adjacent to each other's equals when three or more collide.
-            var i = 0
-            while i < count {
-                var j = i + 1
-                while j < count && keyScratch[j].hash == keyScratch[i].hash { j += 1 }
-                if j - i > 2 {
-                    for a in i..<j { for b in (a + 1)..<j where sameKey(Int(keyScratch[a].node), Int(keyScratch[b].node)) { return true } }
+        let document = self.document
+        keyTable.withUnsafeMutableBufferPointer { table in
+            for _ in 0..<count {
+                let hash = document[key].aux
+                var slot = Int(hash) & mask
+                while table[slot] >= 0 {
+                    let other = Int(table[slot])
+                    if document[other].aux == hash && Self.sameKey(other, key, in: document) { repeated = true }
+                    slot = (slot + 1) & mask
                 }
-                i = j
+                table[slot] = Int32(key)
+                key = document.next(after: key + 1)
             }
-            return false
-        }
-        for a in 0..<count {
-            for b in (a + 1)..<count where keyScratch[a].hash == keyScratch[b].hash {
-                if sameKey(Int(keyScratch[a].node), Int(keyScratch[b].node)) { return true }
+            // Clear only what was used, so large tables cost nothing for small objects.
+            key = object + 1
+            for _ in 0..<count {
+                var slot = Int(document[key].aux) & mask
+                while table[slot] >= 0 { table[slot] = -1; slot = (slot + 1) & mask }
+                key = document.next(after: key + 1)
             }
         }
-        return false
+        return repeated
     }
 
-    private func sameKey(_ a: Int, _ b: Int) -> Bool {
+    private static func sameKey(_ a: Int, _ b: Int, in document: JSONDocument) -> Bool {
         let left = document.raw(document[a])
         let right = document.raw(document[b])
-        return left.count == right.count && memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+        return left.count == right.count && memcmp(document.base + Int(document[a].start), document.base + Int(document[b].start), left.count) == 0
     }
 
     /// Scans a string starting at its opening quote; returns whether it contains escapes.
@@ -244,15 +244,17 @@ struct JSONScanner {
         let start = position + 1
         position = start
         var escaped = false
+        // Non-ASCII text is validated once the string's end is known, so runs of it do not
+        // leave the eight-byte loop.
+        var highBits: UInt64 = 0
         while true {
-            // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
             while position + 8 <= end {
                 let word = UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self)
-                let quote = word ^ 0x2222_2222_2222_2222
-                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = Self.zeroByteMask(quote) | Self.zeroByteMask(backslash)
-                    | ((word &- 0x2020_2020_2020_2020) & ~word) | word
+                let special = Self.zeroByteMask(word ^ 0x2222_2222_2222_2222)
+                    | Self.zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word)
                 if special & 0x8080_8080_8080_8080 != 0 { break }
+                highBits |= word
                 position += 8
             }
             guard position < end else { throw fail("Unterminated string", at: start - 1) }
@@ -263,12 +265,12 @@ struct JSONScanner {
                 try scanEscape()
             } else if byte < 0x20 {
                 throw fail("Unescaped control character \(describe(position)) in a string", at: position)
-            } else if byte >= 0x80 {
-                try scanUTF8Sequence(lead: byte)
             } else {
+                highBits |= UInt64(byte)
                 position += 1
             }
         }
+        if highBits & 0x8080_8080_8080_8080 != 0 { try validateUTF8(from: start, to: position) }
         let length = position - start
         var hash: UInt32 = 0
         if isKey { hash = Self.keyHash(UnsafeBufferPointer(start: bytes + start, count: length)) }
@@ -276,6 +278,42 @@ struct JSONScanner {
             kind: .string, flags: escaped ? .escaped : [], start: UInt32(start), length: UInt32(length), aux: hash))
         position += 1
         return escaped
+    }
+
+    /// Validates the UTF-8 of a string body (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
+    private func validateUTF8(from start: Int, to stop: Int) throws(JSONParseError) {
+        var i = start
+        while i < stop {
+            if i + 8 <= stop, UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: throw fail("Invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)) in a string", at: i)
+            }
+            guard i + length <= stop else { throw fail("Truncated UTF-8 sequence in a string", at: i) }
+            let second = bytes[i + 1]
+            guard second >= low && second <= high else { throw fail("Invalid UTF-8 sequence in a string", at: i) }
+            for j in 2..<length where bytes[i + j] & 0xC0 != 0x80 {
+                throw fail("Invalid UTF-8 sequence in a string", at: i)
+            }
+            i += length
+        }
     }
 
     @inline(__always)
@@ -316,30 +354,6 @@ struct JSONScanner {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-
-    /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
-    private mutating func scanUTF8Sequence(lead: UInt8) throws(JSONParseError) {
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: throw fail("Invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)) in a string", at: position)
-        }
-        guard position + length <= end else { throw fail("Truncated UTF-8 sequence in a string", at: position) }
-        let second = bytes[position + 1]
-        guard second >= low && second <= high else { throw fail("Invalid UTF-8 sequence in a string", at: position) }
-        for i in 2..<length where bytes[position + i] & 0xC0 != 0x80 {
-            throw fail("Invalid UTF-8 sequence in a string", at: position)
-        }
-        position += length
     }
 
     private mutating func scanNumber() throws(JSONParseError) {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// How a `Decodable` type is read from the tape, decided once per type and cached.
+///
+/// Asking `T.self as? SomeProtocol.Type` for every value costs a runtime conformance
+/// lookup; the decoder asks once per type and then switches on the answer.
+enum TypeKind {
+    case string, int, double, bool, float, int64
+    case date, data, url, decimal
+    case collection(any TapeDecodable.Type)
+    /// Decoded by the type's own `init(from:)`.
+    case model
+
+    init(_ type: Any.Type) {
+        if type == String.self { self = .string }
+        else if type == Int.self { self = .int }
+        else if type == Double.self { self = .double }
+        else if type == Bool.self { self = .bool }
+        else if type == Float.self { self = .float }
+        else if type == Int64.self { self = .int64 }
+        else if let collection = type as? any TapeDecodable.Type { self = .collection(collection) }
+        else if type == Date.self { self = .date }
+        else if type == Data.self { self = .data }
+        else if type == URL.self { self = .url }
+        else if type == Decimal.self { self = .decimal }
+        else { self = .model }
+    }
+}
+
+/// A small direct-mapped cache from type metadata to ``TypeKind``.
+struct TypeKindCache {
+    private static let size = 64
+    private var types = [UnsafeRawPointer?](repeating: nil, count: size)
+    private var kinds = [TypeKind](repeating: .model, count: size)
+
+    @inline(__always)
+    mutating func kind(of type: Any.Type) -> TypeKind {
+        let identity = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        let slot = Int(bitPattern: UInt(bitPattern: Int(bitPattern: identity)) >> 4) & (Self.size - 1)
+        if types[slot] == identity { return kinds[slot] }
+        let kind = TypeKind(type)
+        types[slot] = identity
+        kinds[slot] = kind
+        return kind
+    }
+}
