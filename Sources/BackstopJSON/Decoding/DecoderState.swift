@@ -134,6 +134,17 @@ final class DecoderState: Decoder {
         case .bool: return unsafeBitCast(try unwrapBool(valueIndex, key), to: T.self)
         case .float: return unsafeBitCast(try unwrapFloat(valueIndex, Float.self, key), to: T.self)
         case .int64: return unsafeBitCast(try unwrapInteger(valueIndex, Int64.self, key), to: T.self)
+        case .collection, .date, .data, .url, .decimal:
+            return try decodeLessCommon(type, kind: kind, at: valueIndex, key: key)
+        }
+    }
+
+    /// Collections and Foundation types, kept out of ``decodeValue(_:kind:at:component:key:)``
+    /// because the temporary allocation below makes its caller look up `Result<T, Error>`'s
+    /// metadata on every call, whichever case runs.
+    @inline(never)
+    private func decodeLessCommon<T: Decodable>(_ type: T.Type, kind: TypeKind, at valueIndex: Int, key: (any CodingKey)?) throws -> T {
+        switch kind {
         case .collection(let collection):
             // The collection initializes the memory as itself, which is `T`: no dynamic cast.
             return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
@@ -145,6 +156,7 @@ final class DecoderState: Decoder {
         case .data: return try special(unwrapData(valueIndex, key), as: T.self)
         case .url: return try special(unwrapURL(valueIndex, key), as: T.self)
         case .decimal: return try special(unwrapDecimal(valueIndex, key), as: T.self)
+        default: return try decodeValue(type, kind: kind, at: valueIndex, component: nil, key: key)
         }
     }
 

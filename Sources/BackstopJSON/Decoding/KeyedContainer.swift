@@ -195,20 +195,28 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try scoped {
-            guard let valueIndex = find(key) else {
-                if state.allows(.defaultMissingValues), let fallback = (T.self as? any DefaultDecodable.Type)?.defaultValue as? T {
-                    state.recordDefault(T.self, key, missing: true)
-                    return fallback
-                }
-                throw keyNotFound(key)
-            }
-            if state.document[valueIndex].kind == .null && state.allows(.defaultNullValues),
-               let fallback = (T.self as? any DefaultDecodable.Type)?.defaultValue as? T {
-                state.recordDefault(T.self, key, missing: false)
-                return fallback
+            guard let valueIndex = find(key) else { return try absent(type, key, at: nil) }
+            if state.document[valueIndex].kind == .null && state.allows(.defaultNullValues) {
+                return try absent(type, key, at: valueIndex)
             }
             return try state.decodeNested(type, at: valueIndex, component: .key(key), key: key)
         }
+    }
+
+    /// A missing (`valueIndex == nil`) or `null` value: the type's default when it has one
+    /// and the policy allows, else what strict decoding does.
+    ///
+    /// Out of line because asking for a default needs `Optional<T>`'s metadata, which would
+    /// otherwise be looked up on every call of `decode(_:forKey:)`.
+    @inline(never)
+    private func absent<T: Decodable>(_ type: T.Type, _ key: Key, at valueIndex: Int?) throws -> T {
+        let policyAllows = valueIndex == nil ? state.allows(.defaultMissingValues) : state.allows(.defaultNullValues)
+        if policyAllows, let fallback = (T.self as? any DefaultDecodable.Type)?.defaultValue as? T {
+            state.recordDefault(T.self, key, missing: valueIndex == nil)
+            return fallback
+        }
+        guard let valueIndex else { throw keyNotFound(key) }
+        return try state.decodeNested(type, at: valueIndex, component: .key(key), key: key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key, type) { try state.unwrapBool($0, key) } }

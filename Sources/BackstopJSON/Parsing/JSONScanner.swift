@@ -321,12 +321,21 @@ struct JSONScanner {
         (word &- 0x0101_0101_0101_0101) & ~word
     }
 
-    /// FNV-1a over a key's raw bytes; the decoder hashes coding keys the same way.
+    /// A hash of a key's raw bytes from its length and its first and last eight bytes:
+    /// constant time whatever the key's length. Collisions only cost a `memcmp`.
     @inline(__always)
     static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261
-        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return hash
+        let count = bytes.count
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        if count >= 8, let base = bytes.baseAddress {
+            first = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+            last = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            for i in 0..<count { first |= UInt64(bytes[i]) << (8 &* UInt64(i)) }
+        }
+        let mixed = (first ^ (last &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
+        return UInt32(truncatingIfNeeded: mixed >> 32)
     }
 
     private mutating func scanEscape() throws(JSONParseError) {
