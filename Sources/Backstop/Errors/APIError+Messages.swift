@@ -1,0 +1,99 @@
+import Foundation
+
+extension APIError: LocalizedError {
+    /// The message to show the user, in their preferred language, from ``MessageCatalog/standard``.
+    public var errorDescription: String? { userMessage() }
+
+    /// Why it failed, in general terms, for the user.
+    public var failureReason: String? {
+        MessageCatalog.standard.message(for: "reason.\(layer.rawValue)", locale: MessageCatalog.preferredLocale)
+            ?? Self.fallbackReason[layer]
+    }
+
+    /// What the user can do about it, when the catalog suggests something.
+    public var recoverySuggestion: String? {
+        let catalog = MessageCatalog.standard
+        let locale = MessageCatalog.preferredLocale
+        for key in genericKeys(for: "recovery.") {
+            if let message = catalog.message(for: key, locale: locale) { return message }
+        }
+        return nil
+    }
+
+    /// The message to show the user for this error.
+    ///
+    /// Chosen in this order, so the most specific text wins:
+    /// 1. the catalog's entry for the business code (`server.<code>`) in the user's language;
+    /// 2. the server's own message;
+    /// 3. the catalog's entry for the business code in English;
+    /// 4. the entry for the code's role, the HTTP status, the transport or client reason, then
+    ///    the layer — each in the user's language, else English;
+    /// 5. English text compiled into Backstop for the layer.
+    ///
+    /// - Parameters:
+    ///   - locale: The language to use; `nil` for the user's first preferred language.
+    ///   - catalog: Where messages come from; ``MessageCatalog/standard`` unless you say otherwise.
+    public func userMessage(locale: Locale? = nil, catalog: MessageCatalog = .standard) -> String {
+        let locale = locale ?? MessageCatalog.preferredLocale
+        let languages = MessageCatalog.languageTags(for: locale)
+        let codeKey = businessCode.map { "server.\($0.stringValue)" }
+        if let codeKey, let message = catalog.message(for: codeKey, languages: languages) { return message }
+        if let message = serverMessage?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty {
+            return message
+        }
+        if let codeKey, let message = catalog.message(for: codeKey, languages: ["en"]) { return message }
+        for key in genericKeys(for: "") {
+            if let message = catalog.message(for: key, locale: locale) { return message }
+        }
+        return Self.fallbackMessage[layer] ?? "Something went wrong. Please try again."
+    }
+
+    /// The business code, whether it came as a business failure or with an HTTP error.
+    var businessCode: RawServerCode? {
+        switch self {
+        case .server(let error): error.code
+        case .http(let failure): failure.code
+        case .transport, .decoding, .client: nil
+        }
+    }
+
+    /// Catalog keys other than the business code's, most specific first, each after `prefix`.
+    private func genericKeys(for prefix: String) -> [String] {
+        var keys: [String] = []
+        if let role { keys.append("role.\(role.rawValue)") }
+        switch self {
+        case .transport(let failure):
+            keys.append("transport.\(failure.reason.rawValue)")
+        case .http(let failure):
+            keys.append("http.\(failure.status.code)")
+            keys.append("http.\(failure.status.code / 100)xx")
+        case .client(let failure):
+            keys.append("client.\(failure.reason.name)")
+        case .decoding, .server:
+            break
+        }
+        keys.append(layer.rawValue)
+        return keys.map { prefix + $0 }
+    }
+
+    // The last resort when the resources are missing: plain English, never a key.
+    private static var fallbackMessage: [Layer: String] {
+        [
+            .transport: "Couldn't reach the server. Please try again.",
+            .http: "The server couldn't complete the request. Please try again.",
+            .decoding: "The server sent a response the app couldn't read. Please try again later.",
+            .server: "Something went wrong. Please try again.",
+            .client: "Something went wrong. Please try again.",
+        ]
+    }
+
+    private static var fallbackReason: [Layer: String] {
+        [
+            .transport: "The network request failed.",
+            .http: "The server returned an error.",
+            .decoding: "The server's response was not in the expected format.",
+            .server: "The server declined the request.",
+            .client: "The request couldn't be sent.",
+        ]
+    }
+}

@@ -1,0 +1,80 @@
+/// Every way a request can fail, as one error that callers `switch` over exhaustively.
+///
+/// `General` is the app's codes that any endpoint may return; `Module` is the codes of the
+/// feature making the request. A feature's `switch` therefore lists its own codes and the
+/// general ones, and nothing from other features. Apps usually fix `General` once:
+///
+/// ```swift
+/// typealias AppError<Module: ServerCode> = APIError<AppCode, Module>
+///
+/// switch error as AppError<StudyGroupCode> {
+/// case .server(.module(.wrongTeamCode, _)): showTeamCodeHint()
+/// case .server(.general(.tokenExpired, _)): signIn()
+/// case .server(.unknown(_, let message)): show(message)
+/// case .transport, .http, .decoding, .client: showAlert(error)
+/// }
+/// ```
+///
+/// Values compare equal when they describe the same failure (underlying errors compare by
+/// domain and code, see ``UnderlyingError``), so reducer tests can assert on them.
+public enum APIError<General: ServerCode, Module: ServerCode>: Error, Sendable, Hashable {
+    /// No HTTP response: offline, timed out, cancelled, DNS, TLS…
+    case transport(TransportFailure)
+    /// A response whose status the contract does not accept.
+    case http(HTTPFailure)
+    /// A body that broke its contract, or a payload that could not be decoded.
+    case decoding(DecodingFailure)
+    /// The server declined the request with a business code.
+    case server(ServerError<General, Module>)
+    /// An error raised on the device, before sending or after receiving.
+    case client(ClientFailure)
+
+    /// The layer of the failure, for code that treats each layer alike.
+    public enum Layer: String, Sendable, Hashable, CaseIterable {
+        case transport, http, decoding, server, client
+    }
+
+    public var layer: Layer {
+        switch self {
+        case .transport: .transport
+        case .http: .http
+        case .decoding: .decoding
+        case .server: .server
+        case .client: .client
+        }
+    }
+
+    /// The role the business code declares, whether it came as a business failure or
+    /// with an HTTP error; `nil` when there is no code or it plays no role.
+    public var role: ServerCodeRole? {
+        switch self {
+        case .server(let error): error.role
+        case .http(let failure): failure.code.flatMap { ServerError<General, Module>(code: $0, message: nil).role }
+        case .transport, .decoding, .client: nil
+        }
+    }
+
+    /// The server's own message, from a business failure or an HTTP error's envelope.
+    public var serverMessage: String? {
+        switch self {
+        case .server(let error): error.message
+        case .http(let failure): failure.message
+        case .transport, .decoding, .client: nil
+        }
+    }
+
+    /// The same failure, with business codes classified against another module's codes.
+    ///
+    /// A shared networking layer that does not know the feature throws
+    /// `APIError<AppCode, NoModuleCodes>`; the feature then reclassifies it for its own
+    /// codes. General codes stay general.
+    public func reclassified<Other: ServerCode>(for module: Other.Type) -> APIError<General, Other> {
+        switch self {
+        case .transport(let failure): .transport(failure)
+        case .http(let failure): .http(failure)
+        case .decoding(let failure): .decoding(failure)
+        case .server(let error): .server(ServerError(code: error.code, message: error.message))
+        case .client(let failure): .client(failure)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// A body that broke its contract or a payload that could not be decoded.
+///
+/// Says which part is wrong, where, and how, and keeps the start of the body:
+/// `code at $.statusCode is missing; body: <!DOCTYPE html><html>…`.
+public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The part of the response that is wrong.
+    public enum Part: String, Sendable, Hashable, CaseIterable {
+        /// The body as a whole: empty, not JSON, or not the JSON kind the contract reads.
+        case body
+        /// The business code.
+        case code
+        /// The boolean field that says whether the request succeeded.
+        case successFlag
+        /// The payload, or a value inside it.
+        case payload
+    }
+
+    /// What is wrong with the part.
+    public enum Problem: String, Sendable, Hashable, CaseIterable {
+        case emptyBody
+        case notJSON
+        case missing
+        case null
+        case wrongType
+        /// Present and of the right kind, but not a value the type accepts.
+        case invalidValue
+    }
+
+    public var part: Part
+    /// Where, as a JSON path rooted at the body (`$.result.data.items[2].id`).
+    public var path: String
+    public var problem: Problem
+    /// A developer's account of what was expected and found; never shown to users.
+    public var detail: String?
+    /// The start of the body, on one line.
+    public var excerpt: String
+
+    public init(_ part: Part, at path: String, _ problem: Problem, detail: String? = nil, excerpt: String) {
+        self.part = part
+        self.path = path
+        self.problem = problem
+        self.detail = detail
+        self.excerpt = excerpt
+    }
+
+    /// `payload at $.result.data is missing (…); body: {"statusCode":200,…`
+    public var description: String {
+        var text = part == .body ? "body" : "\(partName) at \(path)"
+        text += " \(problemPhrase)"
+        if let detail { text += " (\(OneLine.text(detail, limit: 200)))" }
+        if !excerpt.isEmpty {
+            text += "; body: \(excerpt)"
+        } else if problem != .emptyBody {
+            text += "; body is empty"
+        }
+        return text
+    }
+
+    private var partName: String {
+        switch part {
+        case .body: "body"
+        case .code: "code"
+        case .successFlag: "success flag"
+        case .payload: "payload"
+        }
+    }
+
+    private var problemPhrase: String {
+        switch problem {
+        case .emptyBody: "is empty"
+        case .notJSON: "is not JSON"
+        case .missing: "is missing"
+        case .null: "is null"
+        case .wrongType: "has the wrong type"
+        case .invalidValue: "is invalid"
+        }
+    }
+}

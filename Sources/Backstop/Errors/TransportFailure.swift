@@ -1,0 +1,112 @@
+import Foundation
+
+/// A request that got no HTTP response: the network, DNS, TLS or the caller stopped it.
+public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, in the few kinds an app handles differently.
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// The device has no usable network.
+        case offline
+        case timedOut
+        /// The caller (or its task) cancelled the request.
+        case cancelled
+        /// The host name could not be resolved.
+        case cannotFindHost
+        /// The host was found but refused or did not answer the connection.
+        case cannotConnectToHost
+        /// An open connection dropped mid-request.
+        case connectionLost
+        /// The TLS handshake or the server's certificate failed.
+        case tlsFailure
+        case other
+    }
+
+    public var reason: Reason
+    /// The error the networking stack threw, such as a `URLError`, when there was one.
+    public var underlying: UnderlyingError?
+
+    public init(_ reason: Reason, underlying: (any Error)? = nil) {
+        self.reason = reason
+        self.underlying = underlying.map(UnderlyingError.init)
+    }
+
+    /// Classifies an error thrown by a networking stack, keeping it as ``underlying``.
+    ///
+    /// Understands `URLError` (and `NSError`s in its domain), `CancellationError`,
+    /// `POSIXError` codes, and by name the timeouts, closed connections and TLS errors of
+    /// AsyncHTTPClient and SwiftNIO; anything else is ``Reason/other``. Clients that know
+    /// their stack better pass the reason themselves with ``init(_:underlying:)``.
+    public init(_ error: any Error) {
+        self.init(Self.reason(for: error), underlying: error)
+    }
+
+    public var description: String {
+        underlying.map { "\(reason.rawValue) → \($0)" } ?? reason.rawValue
+    }
+
+    private static func reason(for error: any Error) -> Reason {
+        if error is CancellationError { return .cancelled }
+        if let error = error as? URLError { return reason(forURLErrorCode: error.code.rawValue) }
+        if let error = error as? POSIXError { return reason(forPOSIX: error.code.rawValue) ?? .other }
+        let bridged = error as NSError
+        if bridged.domain == NSURLErrorDomain { return reason(forURLErrorCode: bridged.code) }
+        if bridged.domain == NSPOSIXErrorDomain, let reason = reason(forPOSIX: Int32(truncatingIfNeeded: bridged.code)) {
+            return reason
+        }
+        return reasonByName(of: error)
+    }
+
+    private static func reason(forURLErrorCode code: Int) -> Reason {
+        typealias Code = URLError.Code
+        switch code {
+        case Code.notConnectedToInternet.rawValue, Code.dataNotAllowed.rawValue,
+             Code.internationalRoamingOff.rawValue, Code.callIsActive.rawValue:
+            return .offline
+        case Code.timedOut.rawValue:
+            return .timedOut
+        case Code.cancelled.rawValue, Code.userCancelledAuthentication.rawValue:
+            return .cancelled
+        case Code.cannotFindHost.rawValue, Code.dnsLookupFailed.rawValue:
+            return .cannotFindHost
+        case Code.cannotConnectToHost.rawValue:
+            return .cannotConnectToHost
+        case Code.networkConnectionLost.rawValue:
+            return .connectionLost
+        case Code.secureConnectionFailed.rawValue, Code.serverCertificateHasBadDate.rawValue,
+             Code.serverCertificateUntrusted.rawValue, Code.serverCertificateHasUnknownRoot.rawValue,
+             Code.serverCertificateNotYetValid.rawValue, Code.clientCertificateRejected.rawValue,
+             Code.clientCertificateRequired.rawValue:
+            return .tlsFailure
+        default:
+            return .other
+        }
+    }
+
+    private static func reason(forPOSIX code: Int32) -> Reason? {
+        switch code {
+        case ETIMEDOUT: .timedOut
+        case ECONNREFUSED, EHOSTUNREACH, EHOSTDOWN: .cannotConnectToHost
+        case ECONNRESET, ECONNABORTED, EPIPE, ENOTCONN: .connectionLost
+        case ENETUNREACH, ENETDOWN: .offline
+        case ECANCELED: .cancelled
+        default: nil
+        }
+    }
+
+    // Backstop does not link AsyncHTTPClient or NIO, so their errors are recognised by the
+    // names they print: `HTTPClientError.readTimeout`, `ChannelError.connectTimeout(…)`,
+    // `NIOSSLError…`. A client built on them should still pass the reason it knows.
+    private static func reasonByName(of error: any Error) -> Reason {
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("SSL") || typeName.contains("TLS") { return .tlsFailure }
+        let text = String(describing: error)
+        if ["connectTimeout", "readTimeout", "writeTimeout", "deadlineExceeded"].contains(where: text.contains) {
+            return .timedOut
+        }
+        if text.contains("cancelled") { return .cancelled }
+        if ["remoteConnectionClosed", "ioOnClosedChannel", "connectionReset"].contains(where: text.contains) {
+            return .connectionLost
+        }
+        if typeName.hasSuffix("NIOConnectionError") { return .cannotConnectToHost }
+        return .other
+    }
+}
