@@ -32,9 +32,18 @@ enum JSONNumber {
     /// Foundation does: through a `Double` that must be integral, and exactly from the
     /// text once the magnitude reaches 2^53, where a `Double` can no longer be trusted.
     static func wholeNumber<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>, as: T.Type) -> T? {
-        guard let double = self.double(text), let value = T(exactly: double) else { return nil }
+        guard let double = self.double(text) else { return underflowsToZero(text) ? 0 : nil }
+        guard let value = T(exactly: double) else { return nil }
         if abs(double) < 9_007_199_254_740_992 { return value }
         return exactWholeNumber(text, as: T.self)
+    }
+
+    /// Whether a number too small for a `Double` rounds to zero (`1e-400`), rather than overflowing.
+    ///
+    /// Foundation rejects such a number as a `Double` but reads it as the integer 0, because
+    /// its integer path converts through `strtod`, which rounds it to zero without complaint.
+    private static func underflowsToZero(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        Double(String(decoding: text, as: UTF8.self)) == 0
     }
 
     /// The integer part of a decimal number, computed from its digits; `nil` on overflow.

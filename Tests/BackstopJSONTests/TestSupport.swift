@@ -1,0 +1,104 @@
+import BackstopJSON
+import Foundation
+
+/// The public corpora beside the repository (`shared/corpus`), found by walking up from
+/// this file so the tests work from any checkout location, CI's fresh clone included.
+enum Corpus {
+    static let root: URL? = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("shared/corpus")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("JSONTestSuite").path) {
+                return candidate
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// The files of a corpus folder, sorted by name; empty when the corpus is absent.
+    static func files(_ folder: String, extension ext: String = "json") -> [URL] {
+        guard let root else { return [] }
+        let directory = root.appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory.appendingPathComponent($0) }
+    }
+}
+
+extension ResilientJSONDecoder {
+    static var strict: ResilientJSONDecoder { ResilientJSONDecoder(policy: .strict) }
+    static var lenient: ResilientJSONDecoder { ResilientJSONDecoder(policy: .lenient) }
+}
+
+extension Data {
+    init(json: String) { self.init(json.utf8) }
+}
+
+/// Which `DecodingError` case was thrown, with its coding path flattened for comparison.
+///
+/// Keys compare by `stringValue` and `intValue` only: the concrete key types of two
+/// decoders differ, and callers can only observe those two properties anyway.
+struct ErrorShape: Equatable, CustomStringConvertible {
+    enum Case: String { case typeMismatch, valueNotFound, keyNotFound, dataCorrupted, other }
+    struct Key: Equatable, CustomStringConvertible {
+        var string: String
+        var int: Int?
+        init(_ key: any CodingKey) {
+            string = key.stringValue
+            int = key.intValue
+        }
+        var description: String { int.map { "\(string)#\($0)" } ?? string }
+    }
+
+    var kind: Case
+    var codingPath: [Key]
+    /// For `keyNotFound`, the missing key.
+    var key: Key?
+
+    init(_ error: any Error) {
+        guard let error = error as? DecodingError else {
+            kind = .other
+            codingPath = []
+            return
+        }
+        switch error {
+        case .typeMismatch(_, let context):
+            kind = .typeMismatch
+            codingPath = context.codingPath.map(Key.init)
+        case .valueNotFound(_, let context):
+            kind = .valueNotFound
+            codingPath = context.codingPath.map(Key.init)
+        case .keyNotFound(let missing, let context):
+            kind = .keyNotFound
+            codingPath = context.codingPath.map(Key.init)
+            key = Key(missing)
+        case .dataCorrupted(let context):
+            kind = .dataCorrupted
+            codingPath = context.codingPath.map(Key.init)
+        @unknown default:
+            kind = .other
+            codingPath = []
+        }
+    }
+
+    var description: String {
+        "\(kind.rawValue) at [\(codingPath.map(\.description).joined(separator: ", "))]" + (key.map { " key \($0)" } ?? "")
+    }
+}
+
+/// The outcome of one decode, comparable across decoders.
+enum Outcome<Value: Equatable>: Equatable, CustomStringConvertible {
+    case value(Value)
+    case error(ErrorShape)
+
+    init(_ body: () throws -> Value) {
+        do { self = .value(try body()) } catch { self = .error(ErrorShape(error)) }
+    }
+
+    var description: String {
+        switch self {
+        case .value(let value): "value \(value)"
+        case .error(let shape): "error \(shape)"
+        }
+    }
+}
