@@ -46,6 +46,8 @@ extension DecoderState {
     /// An array of scalars, read in one tight loop.
     @inline(__always)
     func scalarArray<S>(_ valueIndex: Int, _ key: (any CodingKey)?, _ read: (Int, IndexKey) throws -> S) throws -> [S] {
+        let node = document[valueIndex]
+        if node.kind == .array && node.length == 0 { return [] }
         var result: [S] = []
         result.reserveCapacity(Int(document[valueIndex].length))
         try forEachElement(of: valueIndex, key, S.self) { element, position in

@@ -134,6 +134,10 @@ final class DecoderState: Decoder {
         case .bool: return unsafeBitCast(try unwrapBool(valueIndex, key), to: T.self)
         case .float: return unsafeBitCast(try unwrapFloat(valueIndex, Float.self, key), to: T.self)
         case .int64: return unsafeBitCast(try unwrapInteger(valueIndex, Int64.self, key), to: T.self)
+        case .stringArray: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapString($0, $1) }, to: T.self)
+        case .intArray: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapInteger($0, Int.self, $1) }, to: T.self)
+        case .doubleArray: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapFloat($0, Double.self, $1) }, to: T.self)
+        case .int64Array: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapInteger($0, Int64.self, $1) }, to: T.self)
         case .collection, .date, .data, .url, .decimal:
             return try decodeLessCommon(type, kind: kind, at: valueIndex, key: key)
         }

@@ -59,36 +59,41 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if node.length == 0 { return nil }
         var name = key.stringValue
         if node.flags.contains(.slowKeys) { return findDecoded(name) }
-        return name.withUTF8 { wanted -> Int? in
-            let hash = JSONScanner.keyHash(wanted)
-            let end = Int(node.aux)
-            let slot = state.hintSlot(depth: depth)
-            var start = object + 1
-            if let slot, slot.pointee.object == Int32(truncatingIfNeeded: object), Int(slot.pointee.next) < end {
-                start = Int(slot.pointee.next)
-            }
-            func matches(_ keyIndex: Int) -> Bool {
-                let keyNode = document[keyIndex]
-                return keyNode.aux == hash && Int(keyNode.length) == wanted.count
-                    && (wanted.isEmpty || memcmp(document.base + Int(keyNode.start), wanted.baseAddress!, wanted.count) == 0)
-            }
-            // From the hint to the end, then from the first member up to the hint.
-            var keyIndex = start
-            var limit = end
-            while true {
-                while keyIndex < limit {
-                    let next = document.next(after: keyIndex + 1)
-                    if matches(keyIndex) {
-                        slot?.pointee = DecoderState.KeyHint(
-                            object: Int32(truncatingIfNeeded: object), next: Int32(truncatingIfNeeded: next))
-                        return keyIndex + 1
-                    }
-                    keyIndex = next
+        return name.withUTF8 { find(utf8: $0, in: node) }
+    }
+
+    @inline(__always)
+    private func find(utf8 wanted: UnsafeBufferPointer<UInt8>, in node: JSONNode) -> Int? {
+        let document = state.document
+        let hash = JSONScanner.keyHash(wanted)
+        let end = Int(node.aux)
+        let slot = state.hintSlot(depth: depth)
+        var start = object + 1
+        if let slot, slot.pointee.object == Int32(truncatingIfNeeded: object), Int(slot.pointee.next) < end {
+            start = Int(slot.pointee.next)
+        }
+        func matches(_ keyIndex: Int) -> Bool {
+            let keyNode = document[keyIndex]
+            guard keyNode.aux == hash && Int(keyNode.length) == wanted.count else { return false }
+            guard let wantedBase = wanted.baseAddress else { return true }
+            return memcmp(document.base + Int(keyNode.start), wantedBase, wanted.count) == 0
+        }
+        // From the hint to the end, then from the first member up to the hint.
+        var keyIndex = start
+        var limit = end
+        while true {
+            while keyIndex < limit {
+                let next = document.next(after: keyIndex + 1)
+                if matches(keyIndex) {
+                    slot?.pointee = DecoderState.KeyHint(
+                        object: Int32(truncatingIfNeeded: object), next: Int32(truncatingIfNeeded: next))
+                    return keyIndex + 1
                 }
-                if limit != end || start == object + 1 { return nil }
-                keyIndex = object + 1
-                limit = start
+                keyIndex = next
             }
+            if limit != end || start == object + 1 { return nil }
+            keyIndex = object + 1
+            limit = start
         }
     }
 

@@ -6,6 +6,8 @@ import Foundation
 /// lookup; the decoder asks once per type and then switches on the answer.
 enum TypeKind {
     case string, int, double, bool, float, int64
+    /// Arrays of the common scalars, read in one loop without per-element dispatch.
+    case stringArray, intArray, doubleArray, int64Array
     case date, data, url, decimal
     case collection(any TapeDecodable.Type)
     /// Decoded by the type's own `init(from:)`.
@@ -18,6 +20,10 @@ enum TypeKind {
         else if type == Bool.self { self = .bool }
         else if type == Float.self { self = .float }
         else if type == Int64.self { self = .int64 }
+        else if type == [String].self { self = .stringArray }
+        else if type == [Int].self { self = .intArray }
+        else if type == [Double].self { self = .doubleArray }
+        else if type == [Int64].self { self = .int64Array }
         else if let collection = type as? any TapeDecodable.Type { self = .collection(collection) }
         else if type == Date.self { self = .date }
         else if type == Data.self { self = .data }
