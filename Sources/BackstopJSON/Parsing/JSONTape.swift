@@ -75,8 +75,9 @@ final class JSONDocument: @unchecked Sendable {
         if let sourceBase = source.baseAddress, source.count > 0 {
             base.initialize(from: sourceBase.assumingMemoryBound(to: UInt8.self), count: source.count)
         }
-        // Values are at least two bytes apart in most documents; start there and grow.
-        capacity = max(16, source.count / 6)
+        // Real payloads hold a value every 13 to 27 bytes (numeric arrays to pretty-printed
+        // objects); starting near the dense end keeps peak memory low and rarely grows.
+        capacity = max(16, source.count / 12)
         nodes = .allocate(capacity: capacity)
     }
 
