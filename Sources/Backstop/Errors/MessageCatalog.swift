@@ -51,13 +51,14 @@ public struct MessageCatalog: Sendable, Hashable {
 
     /// The messages Backstop ships, from its package resources.
     ///
-    /// Empty if the resources cannot be read; messages then come from English text
-    /// compiled into Backstop, one per layer.
+    /// Empty if the resources were not shipped with the binary; messages then come from
+    /// English text compiled into Backstop, one per layer.
     public static let builtIn: MessageCatalog = {
+        guard let bundle = ResourceBundle.backstop else { return MessageCatalog() }
         // SwiftPM flattens the `Catalog` folder on some platforms and keeps it on others.
         let files = ["en", "zh-Hans", "ko"].compactMap { language in
-            Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Catalog")
-                ?? Bundle.module.url(forResource: language, withExtension: "json")
+            bundle.url(forResource: language, withExtension: "json", subdirectory: "Catalog")
+                ?? bundle.url(forResource: language, withExtension: "json")
         }
         return (try? MessageCatalog(files: files)) ?? MessageCatalog()
     }()
