@@ -197,6 +197,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try required(key) { try state.unwrapInteger($0, type, key) } }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try required(key) { try state.unwrapInteger($0, type, key) } }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try required(key) { try state.unwrapInteger($0, type, key) } }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try scoped {
@@ -238,6 +242,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try optional(key, type) { try state.decodeNested(type, at: $0, component: .key(key), key: key) }

@@ -92,7 +92,9 @@ extension DecoderState {
             throw numberDoesNotFit(raw, T.self, key)
         }
         if node.kind == .string {
-            if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = options.floatStrategy {
+            // Foundation compares the raw bytes, so an escaped spelling never matches.
+            if !node.flags.contains(.escaped),
+               case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = options.floatStrategy {
                 let text = try string(node, key)
                 if text == positiveInfinity { return .infinity }
                 if text == negativeInfinity { return -.infinity }

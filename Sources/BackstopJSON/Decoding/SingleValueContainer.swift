@@ -26,6 +26,10 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try state.unwrapInteger(index, type, nil) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try state.unwrapInteger(index, type, nil) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try state.unwrapInteger(index, type, nil) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try state.unwrapInteger(index, type, nil) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try state.unwrapInteger(index, type, nil) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try state.decodeValue(type, kind: state.typeKinds.kind(of: type), at: index, component: nil, key: nil)

@@ -69,6 +69,10 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $2.unwrapInteger($0, type, $1) } }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $2.unwrapInteger($0, type, $1) } }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $2.unwrapInteger($0, type, $1) } }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try next(type) { try $2.unwrapInteger($0, type, $1) } }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try next(type) { try $2.unwrapInteger($0, type, $1) } }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let position = currentIndex

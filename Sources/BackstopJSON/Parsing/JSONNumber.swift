@@ -46,7 +46,12 @@ enum JSONNumber {
         Double(String(decoding: text, as: UTF8.self)) == 0
     }
 
-    /// The integer part of a decimal number, computed from its digits; `nil` on overflow.
+    /// A number of magnitude 2^53 or more, read as Foundation reads it once a `Double` can
+    /// no longer be trusted: through `Decimal`. That keeps the significant digits that fit
+    /// in 128 bits and drops trailing zeros; the digits left must fit in a `UInt64`, and are
+    /// scaled by the exponent with any fraction truncated. So `9007199254740993.5` is
+    /// 9007199254740993, but `1234567890123456789.25`, whose digits overflow, does not fit,
+    /// even though its integer part would.
     private static func exactWholeNumber<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>, as: T.Type) -> T? {
         var digits: [UInt8] = []
         var exponent = 0
@@ -57,8 +62,8 @@ enum JSONNumber {
         while i < text.count {
             let c = text[i]
             if c == UInt8(ascii: ".") { pointSeen = true } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { break } else {
-                digits.append(c &- 48)
                 if pointSeen { exponent -= 1 }
+                if c != UInt8(ascii: "0") || !digits.isEmpty { digits.append(c &- 48) }
             }
             i += 1
         }
@@ -70,20 +75,42 @@ enum JSONNumber {
             while i < text.count { e = min(e * 10 + Int(text[i] &- 48), 100_000); i += 1 }
             exponent += sign * e
         }
-        let wholeDigits = digits.count + exponent
-        guard wholeDigits <= 40 else { return nil }
-        var value: T = 0
-        for position in 0..<max(wholeDigits, 0) {
-            let digit = position < digits.count ? digits[position] : 0
-            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-            let (next, o2) = negative
-                ? times10.subtractingReportingOverflow(T(digit))
-                : times10.addingReportingOverflow(T(digit))
-            if o1 || o2 { return nil }
-            value = next
+        // Decimal's 128-bit significand holds 39 digits below 2^128, else 38; the rest are dropped.
+        let kept = digits.count >= 39 && digits.prefix(39).lexicographicallyPrecedes(maximumDecimalDigits) ? 39 : 38
+        if digits.count > kept {
+            exponent += digits.count - kept
+            digits.removeLast(digits.count - kept)
         }
-        return value
+        while let last = digits.last, last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+        var magnitude: UInt64 = 0
+        for digit in digits {
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.addingReportingOverflow(UInt64(digit))
+            if o1 || o2 { return nil }
+            magnitude = next
+        }
+        if exponent < 0 {
+            for _ in 0..<min(-exponent, 20) { magnitude /= 10 }
+        } else {
+            for _ in 0..<exponent where magnitude != 0 {
+                let (times10, o) = magnitude.multipliedReportingOverflow(by: 10)
+                if o { return nil }
+                magnitude = times10
+            }
+        }
+        guard negative else { return T(exactly: magnitude) }
+        guard T.isSigned else { return magnitude == 0 ? 0 : nil }
+        if let value = T(exactly: magnitude) { return 0 - value }
+        // Foundation negates a positive T and so cannot reach T.min here; the value is
+        // valid and exact, so it is not worth copying that.
+        return T.Magnitude(exactly: magnitude) == T.min.magnitude ? T.min : nil
     }
+
+    /// The digits of 2^128, against which a 39-digit significand is compared.
+    private static let maximumDecimalDigits: [UInt8] = Array("340282366920938463463374607431768211456".utf8).map { $0 - 48 }
 
     private static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -192,18 +219,40 @@ enum JSONNumber {
         return Double(bitPattern: mantissa | UInt64(power2) << 52)
     }
 
+    /// Whether converting `double` to a `Float` might round differently from converting the
+    /// text itself, as Foundation does with `strtof`: when `double` lies exactly halfway
+    /// between two `Float`s (the 29 bits a `Float` drops read 1000…0), or among `Float`'s
+    /// subnormals, which drop more bits. Elsewhere a single rounding gives the same `Float`.
+    @inline(__always)
+    private static func mayRoundTwice(_ double: Double) -> Bool {
+        double.significandBitPattern & 0x1FFF_FFFF == 0x1000_0000
+            || (double != 0 && double.magnitude < Double(Float.leastNormalMagnitude))
+    }
+
+    /// The text rounded to a `Float` in one step, with Foundation's overflow and underflow rules.
+    @inline(never)
+    private static func directFloat(_ text: UnsafeBufferPointer<UInt8>) -> Float? {
+        guard let value = Float(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+        if value == 0 && !isZero(text) { return nil }
+        return value
+    }
+
+    /// Whether the number's digits are all zeros, whatever its exponent.
+    private static func isZero(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in text {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            if byte > UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { return false }
+        }
+        return true
+    }
+
     /// Falls back to the standard library's parser, which rounds correctly in every case
     /// and ignores the C locale.
     private static func slowDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let value = Double(String(decoding: text, as: UTF8.self)) else { return nil }
         guard value.isFinite else { return nil }
         // Foundation rejects a non-zero number that underflows to zero.
-        if value == 0 {
-            for byte in text {
-                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
-                if byte > UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { return nil }
-            }
-        }
+        if value == 0 && !isZero(text) { return nil }
         return value
     }
 
@@ -213,6 +262,7 @@ enum JSONNumber {
     static func floatingPoint<T: BinaryFloatingPoint>(_ text: UnsafeBufferPointer<UInt8>, as: T.Type) -> T? {
         guard let double = double(text) else { return nil }
         if T.self == Double.self { return T(double) }
+        if T.self == Float.self && mayRoundTwice(double) { return directFloat(text).map { T($0) } }
         let value = T(double)
         guard value.isFinite, value != 0 || double == 0 else { return nil }
         return value

@@ -24,6 +24,10 @@ extension UInt8: DefaultDecodable { public static var defaultValue: UInt8 { 0 } 
 extension UInt16: DefaultDecodable { public static var defaultValue: UInt16 { 0 } }
 extension UInt32: DefaultDecodable { public static var defaultValue: UInt32 { 0 } }
 extension UInt64: DefaultDecodable { public static var defaultValue: UInt64 { 0 } }
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension Int128: DefaultDecodable { public static var defaultValue: Int128 { 0 } }
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension UInt128: DefaultDecodable { public static var defaultValue: UInt128 { 0 } }
 extension Decimal: DefaultDecodable { public static var defaultValue: Decimal { 0 } }
 extension Array: DefaultDecodable where Element: Decodable { public static var defaultValue: [Element] { [] } }
 extension Set: DefaultDecodable where Element: Decodable { public static var defaultValue: Set<Element> { [] } }
