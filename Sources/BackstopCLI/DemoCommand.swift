@@ -15,6 +15,7 @@ struct DemoCommand: ParsableCommand {
         for example in DemoExample.all {
             example.show(on: terminal)
         }
+        ContractsTour.show(on: terminal)
         terminal.line()
         terminal.line("Repairs are for engineers (logs, analytics), never for users.", .dim)
     }
