@@ -299,3 +299,550 @@ enum Halfway {
         ]
     }
 }
+
+// MARK: - Foundation types and strategies
+
+extension FoundationDifferentialTests {
+    @Test func urls() {
+        for text in [#""https://swift.org/path?q=1#frag""#, #""""#, #""not a url""#, #""http://[::1""#, #""/relative""#,
+                     #""https:\/\/escaped.example""#, #""%%""#, "1", "null", "[]"] {
+            both.expectSameEverywhere(URL.self, text)
+        }
+    }
+
+    static let dateTexts = ["0", "-1.5", "1000", "1700000000.123", "1e12", #""2024-02-29T12:34:56Z""#, #""2024-02-29T12:34:56+02:00""#,
+                            #""2024-02-29""#, #""not a date""#, #""2024-02-29T12:34:56.789Z""#, "null", "true", "[1]", #"{"a":1}"#]
+
+    private func dateDecoders(_ foundation: JSONDecoder.DateDecodingStrategy, _ ours: ResilientJSONDecoder.DateDecodingStrategy) -> Decoders {
+        Decoders { f, o in
+            f.dateDecodingStrategy = foundation
+            o.dateDecodingStrategy = ours
+        }
+    }
+
+    @Test func datesWithEveryStrategy() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd"
+        let custom: @Sendable (any Decoder) throws -> Date = { decoder in
+            // Reads through the decoder it is handed, so path and container behaviour show.
+            let container = try decoder.singleValueContainer()
+            return Date(timeIntervalSince1970: try container.decode(Double.self) * 2)
+        }
+        let strategies: [(String, Decoders)] = [
+            ("deferredToDate", dateDecoders(.deferredToDate, .deferredToDate)),
+            ("secondsSince1970", dateDecoders(.secondsSince1970, .secondsSince1970)),
+            ("millisecondsSince1970", dateDecoders(.millisecondsSince1970, .millisecondsSince1970)),
+            ("iso8601", dateDecoders(.iso8601, .iso8601)),
+            ("custom", dateDecoders(.custom(custom), .custom(custom))),
+        ]
+        for (name, decoders) in strategies {
+            for text in Self.dateTexts {
+                decoders.expectSame(Date.self, text, name)
+                decoders.expectSame([Date].self, "[\(text)]", name)
+                decoders.expectSame(Box<Date>.self, #"{"value":\#(text)}"#, name)
+                decoders.expectSame(OptionalBox<Date>.self, #"{"value":\#(text)}"#, name)
+                decoders.expectSame(Box<[String: Date]>.self, #"{"value":{"k":\#(text)}}"#, name)
+            }
+        }
+        // Foundation's `.formatted` needs the Objective-C framework; compare with the formatter itself.
+        var ours = ResilientJSONDecoder(policy: .strict)
+        ours.dateDecodingStrategy = .formatted(formatter)
+        #expect(try ours.decode(Box<Date>.self, from: Data(#"{"value":"2024-02-29"}"#.utf8)).value == formatter.date(from: "2024-02-29"))
+        #expect(ErrorShape(Result { try ours.decode(Box<Date>.self, from: Data(#"{"value":"29/02/2024"}"#.utf8)) }.error)
+            == ErrorShape(DecodingError.dataCorrupted(.init(codingPath: [AnyKey("value")], debugDescription: ""))))
+    }
+
+    @Test func customDateStrategyThatThrowsLeavesDecoderUsable() {
+        struct Failure: Error {}
+        let decoders = dateDecoders(.custom { _ in throw Failure() }, .custom { _ in throw Failure() })
+        decoders.expectSame(Either<Date, Int>.self, "1")
+        decoders.expectSame(Either<[Date], [Int]>.self, "[1,2]")
+    }
+
+    @Test func dataWithEveryStrategy() {
+        let texts = [#""3q2+7w==""#, #""""#, #""3q2+7w""#, #""!!!!""#, #""3q2+\/w==""#, #""aGVsbG8=""#, "[222,173,190,239]", "[256]", "[-1]", "[]", "12", "null", #"{"a":1}"#]
+        let custom: @Sendable (any Decoder) throws -> Data = { decoder in
+            Data(try decoder.singleValueContainer().decode(String.self).utf8.reversed())
+        }
+        let strategies: [(String, Decoders)] = [
+            ("base64", Decoders()),
+            ("deferredToData", Decoders { f, o in f.dataDecodingStrategy = .deferredToData; o.dataDecodingStrategy = .deferredToData }),
+            ("custom", Decoders { f, o in f.dataDecodingStrategy = .custom(custom); o.dataDecodingStrategy = .custom(custom) }),
+        ]
+        for (name, decoders) in strategies {
+            for text in texts {
+                decoders.expectSame(Data.self, text, name)
+                decoders.expectSame([Data].self, "[\(text)]", name)
+                decoders.expectSame(Box<Data>.self, #"{"value":\#(text)}"#, name)
+                decoders.expectSame(OptionalBox<Data>.self, #"{"value":\#(text)}"#, name)
+            }
+        }
+    }
+
+    // MARK: Keys
+
+    /// Decodes every key of an object, so both decoders' view of the keys can be compared.
+    struct KeyProbe: Decodable, Equatable {
+        var members: [String: String]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            var members: [String: String] = [:]
+            for key in container.allKeys { members[key.stringValue] = try container.decode(String.self, forKey: key) }
+            self.members = members
+            #expect(Set(container.allKeys.map(\.stringValue)).count == container.allKeys.count, "allKeys has no repeats")
+        }
+    }
+
+    static let snakeKeys = ["_leading", "trailing_", "a__b", "ALL_CAPS", "already_camelCase", "", "one_two_three", "_", "__", "___",
+                            "a", "snake_Ünicode", "__private_value__", "1_2", "url_ID", "oneTwo", "a_b_c_", "_a_b", "getHTTP_response",
+                            "with space_here", "ǅ_ǆ", "ß_straße", "camel_Case", "_one__two_"]
+
+    @Test func snakeCaseConversion() {
+        let snake = Decoders { f, o in f.keyDecodingStrategy = .convertFromSnakeCase; o.keyDecodingStrategy = .convertFromSnakeCase }
+        let members = Self.snakeKeys.enumerated().map { #""\#($1)":"v\#($0)""# }.joined(separator: ",")
+        snake.expectSame(KeyProbe.self, "{\(members)}")
+        for key in Self.snakeKeys {
+            snake.expectSame(KeyProbe.self, #"{"\#(key)":"x"}"#)
+        }
+        struct User: Decodable, Equatable { var userId: Int; var displayName: String?; var isAdmin: Bool }
+        for json in [#"{"user_id":1,"display_name":"A","is_admin":true}"#, #"{"userId":1,"is_admin":false}"#,
+                     #"{"user_id":1,"user_id":2,"is_admin":true}"#, #"{"user_id":1,"userId":2,"is_admin":true}"#,
+                     #"{"USER_ID":1,"is_admin":true}"#, #"{"user__id":1,"is_admin":true}"#, #"{"_user_id":1,"is_admin":true}"#,
+                     #"{"user_id":"1","is_admin":true}"#, #"{"is_admin":true}"#] {
+            snake.expectSame(User.self, json)
+        }
+    }
+
+    /// Dictionaries keep their keys as written whatever the strategy, while models nested in
+    /// them still have theirs converted; the coding path names the key as written.
+    @Test func snakeCaseLeavesDictionaryKeysAlone() {
+        let snake = Decoders { f, o in f.keyDecodingStrategy = .convertFromSnakeCase; o.keyDecodingStrategy = .convertFromSnakeCase }
+        struct Inner: Codable, Equatable { var intValue: Int }
+        snake.expectSame([String: String].self, #"{"leave_me_alone":"test"}"#)
+        snake.expectSame([String: Int].self, #"{"leave_me_alone":"test"}"#)
+        snake.expectSame([String: [String: Inner]].self, #"{"top_level":{"sub_level":{"int_value":1}}}"#)
+        snake.expectSame([String: [String: Inner]].self, #"{"top_level":{"sub_level":{"int_value":"x"}}}"#)
+        snake.expectSame(Box<[String: Inner]>.self, #"{"value":{"a_b":{"int_value":2}}}"#)
+        snake.expectSame([Int: Inner].self, #"{"1":{"int_value":2}}"#)
+        snake.expectSame([String: Int].self, #"{"1":"x"}"#)
+        snake.expectSame(Box<[String: Bool]>.self, #"{"value":{"2":null}}"#)
+    }
+
+    @Test func customKeyStrategy() {
+        let paths = Recorder<[String]>()
+        let paths2 = Recorder<[String]>()
+        func strategy(_ recorder: Recorder<[String]>) -> @Sendable ([any CodingKey]) -> any CodingKey {
+            { path in
+                recorder.record(path.map(\.stringValue))
+                // Drops a four-character prefix, the way some backends namespace their keys.
+                let last = path.last?.stringValue ?? ""
+                return AnyKey(last.count > 4 ? String(last.dropFirst(4)) : last)
+            }
+        }
+        let decoders = Decoders { f, o in f.keyDecodingStrategy = .custom(strategy(paths)); o.keyDecodingStrategy = .custom(strategy(paths2)) }
+        struct Inner: Decodable, Equatable { var hello: String }
+        struct Outer: Decodable, Equatable { var inner: Inner; var list: [Inner] }
+        decoders.expectSame(Outer.self, #"{"----inner":{"----hello":"a"},"----list":[{"----hello":"b"},{"xxxxhello":"c"}]}"#)
+        decoders.expectSame(Outer.self, #"{"----inner":{"hello":"a"},"----list":[]}"#)
+        decoders.expectSame(Outer.self, #"{"----inner":{"----hello":1},"----list":[]}"#)
+        // The converter sees the path to each key; the order of calls is the decoder's business.
+        #expect(paths2.values.sorted { $0.lexicographicallyPrecedes($1) } == paths.values.sorted { $0.lexicographicallyPrecedes($1) })
+
+        // When two keys convert to the same one, the first in the document wins.
+        let collapse = Decoders { f, o in f.keyDecodingStrategy = .custom { _ in AnyKey("oneTwo") }; o.keyDecodingStrategy = .custom { _ in AnyKey("oneTwo") } }
+        collapse.expectSame(KeyProbe.self, #"{"unused key 1":"test1","unused key 2":"test2"}"#)
+    }
+
+    /// Keys are compared as Swift strings, so canonically equivalent spellings (é as one
+    /// scalar or as e plus an accent, K or the Kelvin sign) are the same key.
+    @Test func canonicallyEquivalentKeys() {
+        struct Cafe: Decodable, Equatable {
+            var café: Int
+            enum CodingKeys: String, CodingKey { case café = "caf\u{E9}" }
+        }
+        struct Kelvin: Decodable, Equatable { var K: Int }
+        both.expectSame(Cafe.self, "{\"cafe\u{301}\":1}")
+        both.expectSame(Cafe.self, #"{"cafe\u0301":1}"#)
+        both.expectSame(Cafe.self, "{\"cafe\u{301}\":1,\"caf\u{E9}\":2}")
+        both.expectSame(Cafe.self, "{\"caf\u{E9}\":1,\"cafe\u{301}\":2}")
+        both.expectSame(Kelvin.self, "{\"\u{212A}\":1}")
+        both.expectSame([String: Bool].self, #"{"caf\u00e9":true,"cafe\u0301":false}"#)
+        both.expectSame(KeyProbe.self, "{\"caf\u{E9}\":\"a\",\"cafe\u{301}\":\"b\"}")
+    }
+
+    @Test func duplicateKeysFirstWins() {
+        struct Model: Decodable, Equatable { var a: Int; var b: String? }
+        for json in [#"{"a":1,"a":2}"#, #"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"a":1,"\u0061":2}"#, #"{"\u0061":1,"a":2}"#,
+                     #"{"b":"1","a":1,"b":"2","a":2}"#, #"{"a":null,"a":1}"#] {
+            both.expectSame(Model.self, json)
+            both.expectSame([String: Int].self, json)
+            both.expectSame(KeyProbe.self, json.replacingOccurrences(of: ":1", with: #":"1""#).replacingOccurrences(of: ":2", with: #":"2""#))
+        }
+    }
+
+    // MARK: Structure
+
+    @Test func missingNullAndWrongTypesAtDepth() {
+        struct Leaf: Codable, Equatable { var id: Int; var name: String; var tags: [String] }
+        struct Branch: Codable, Equatable { var leaves: [Leaf]; var index: [String: Leaf]; var first: Leaf? }
+        struct Tree: Codable, Equatable { var branches: [Branch]; var root: Branch }
+        let leaf = #"{"id":1,"name":"a","tags":["x"]}"#
+        let branch = #"{"leaves":[\#(leaf),\#(leaf)],"index":{"k":\#(leaf)},"first":\#(leaf)}"#
+        let good = #"{"branches":[\#(branch),\#(branch)],"root":\#(branch)}"#
+        both.expectSame(Tree.self, good)
+        // Break one thing at a time, everywhere it can be broken.
+        let breakages: [(String, String)] = [
+            (#""id":1"#, #""id":"1""#), (#""id":1"#, #""id":null"#), (#""id":1"#, #""id":1.5"#), (#""id":1"#, #""ident":1"#),
+            (#""name":"a""#, #""name":2"#), (#""name":"a""#, #""name":null"#), (#""tags":["x"]"#, #""tags":["x",3]"#),
+            (#""tags":["x"]"#, #""tags":"x""#), (#""tags":["x"]"#, #""tags":[null]"#), (#""tags":["x"]"#, #""tags":{}"#),
+            (#""index":{"k":"#, #""index":{"k":1,"j":"#), (#""first":"#, #""first":1,"other":"#), (#""leaves":["#, #""leaves":[null,"#),
+        ]
+        for (from, to) in breakages {
+            var json = good
+            var searchStart = json.startIndex
+            // One occurrence at a time, from the first to the last.
+            while let range = json.range(of: from, range: searchStart..<json.endIndex) {
+                let broken = json.replacingCharacters(in: range, with: to)
+                both.expectSame(Tree.self, broken)
+                searchStart = range.upperBound
+                json = good
+            }
+        }
+        both.expectSame(Tree.self, "null")
+        both.expectSame(Tree.self, "[]")
+        both.expectSame(Tree.self, "{}")
+        both.expectSame([Leaf].self, #"[\#(leaf),null]"#)
+        both.expectSame([Leaf?].self, #"[\#(leaf),null]"#)
+        both.expectSame([[Int]].self, "[[1],[2,null]]")
+        both.expectSame([String: [Int]].self, #"{"a":[1],"b":[2,"3"]}"#)
+    }
+
+    @Test func optionals() {
+        struct Model: Decodable, Equatable { var int: Int?; var string: String?; var nested: [Int?]?; var date: Date?; var url: URL? }
+        for json in [#"{}"#, #"{"int":null,"string":null,"nested":null,"date":null,"url":null}"#, #"{"nested":[1,null,3]}"#,
+                     #"{"int":"1"}"#, #"{"string":1}"#, #"{"nested":[1,"2"]}"#, #"{"date":"x"}"#, #"{"url":1}"#, #"{"int":1.5}"#,
+                     #"{"int":300000000000000000000}"#, #"{"nested":{}}"#] {
+            both.expectSame(Model.self, json)
+        }
+        both.expectSame(Int?.self, "null")
+        both.expectSame(Int?.self, "1")
+        both.expectSame([Int?].self, "[null,1]")
+        both.expectSame(Int??.self, "null")
+    }
+
+    /// `decodeIfPresent` with a present value of the wrong type is an error, not `nil`.
+    @Test func decodeIfPresentWithWrongTypeThrows() {
+        struct Model: Decodable, Equatable {
+            var value: Int?
+            var list: [String]?
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                value = try container.decodeIfPresent(Int.self, forKey: AnyKey("value"))
+                list = try container.decodeIfPresent([String].self, forKey: AnyKey("list"))
+            }
+        }
+        for json in [#"{"value":"x"}"#, #"{"value":true}"#, #"{"list":[1]}"#, #"{"list":"x"}"#, #"{"value":null,"list":null}"#, "{}"] {
+            both.expectSame(Model.self, json)
+        }
+    }
+
+    @Test func enumsWithRawValues() {
+        enum Fruit: String, Codable { case apple, pear = "PEAR" }
+        enum Level: Int, Codable { case low = 1, high = 10 }
+        struct Model: Codable, Equatable { var fruit: Fruit; var level: Level; var more: [Fruit]? }
+        for json in [#"{"fruit":"apple","level":1}"#, #"{"fruit":"PEAR","level":10,"more":["apple"]}"#, #"{"fruit":"pear","level":1}"#,
+                     #"{"fruit":"apple","level":2}"#, #"{"fruit":1,"level":1}"#, #"{"fruit":"apple","level":"1"}"#,
+                     #"{"fruit":"apple","level":1,"more":["apple","kiwi"]}"#, #"{"fruit":null,"level":1}"#, #"{"level":1.0,"fruit":"apple"}"#] {
+            both.expectSame(Model.self, json)
+        }
+    }
+
+    @Test func dictionariesWithStringAndIntKeys() {
+        for json in [#"{"1":"a","2":"b"}"#, #"{"-1":"a"}"#, #"{"x":"a"}"#, #"{"1":1}"#, #"{"01":"a"}"#, #"{"1":"a","1":"b"}"#, "{}", "[]",
+                     #"{"9999999999999999999999":"a"}"#, #"{" 1":"a"}"#] {
+            both.expectSame([Int: String].self, json)
+            both.expectSame([String: String].self, json)
+            both.expectSame(Box<[Int: String]>.self, #"{"value":\#(json)}"#)
+        }
+        both.expectSame([String: [Int: Bool]].self, #"{"a":{"1":true,"2":false},"b":{"3":null}}"#)
+    }
+
+    /// Records the coding path every container reports, and the errors they throw.
+    struct PathProbe: Decodable, Equatable {
+        var paths: [String] = []
+        enum Top: String, CodingKey { case a, b, c, missing }
+        enum Mid: String, CodingKey { case one, two }
+
+        init(from decoder: any Decoder) throws {
+            func note(_ label: String, _ path: [any CodingKey]) { paths.append(label + ":" + path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/")) }
+            func attempt(_ label: String, _ body: () throws -> Void) {
+                do { try body() } catch { paths.append("\(label) threw \(ErrorShape(error))") }
+            }
+            note("decoder", decoder.codingPath)
+            let top = try decoder.container(keyedBy: Top.self)
+            note("top", top.codingPath)
+            let mid = try top.nestedContainer(keyedBy: Mid.self, forKey: .a)
+            note("mid", mid.codingPath)
+            attempt("third") {
+                let third = try mid.nestedContainer(keyedBy: Mid.self, forKey: .one)
+                note("third", third.codingPath)
+                attempt("third.two") { _ = try third.decode(Int.self, forKey: .two) }
+            }
+            attempt("midList") {
+                var list = try mid.nestedUnkeyedContainer(forKey: .two)
+                note("midList", list.codingPath)
+                attempt("element") { note("element", try list.nestedContainer(keyedBy: Mid.self).codingPath) }
+                attempt("element2") { note("element2", try list.nestedUnkeyedContainer().codingPath) }
+                attempt("elementSuper") { note("elementSuper", try list.superDecoder().codingPath) }
+                attempt("pastEnd") { _ = try list.decode(Int.self) }
+                attempt("pastEndNil") { _ = try list.decodeNil() }
+                attempt("pastEndNested") { _ = try list.nestedContainer(keyedBy: Mid.self) }
+                note("index\(list.currentIndex) atEnd \(list.isAtEnd)", list.codingPath)
+            }
+            attempt("bList") {
+                var list = try top.nestedUnkeyedContainer(forKey: .b)
+                attempt("b0") { _ = try list.decode(String.self) }
+                attempt("b0nil") { paths.append("b0 isNil \(try list.decodeNil())") }
+                attempt("b0int") { paths.append("b0 \(try list.decode(Int.self))") }
+                attempt("b1") { _ = try list.nestedUnkeyedContainer() }
+                attempt("b1keyed") { _ = try list.nestedContainer(keyedBy: Mid.self) }
+                note("b index \(list.currentIndex)", list.codingPath)
+            }
+            attempt("missingNested") { _ = try top.nestedContainer(keyedBy: Mid.self, forKey: .missing) }
+            attempt("missingList") { _ = try top.nestedUnkeyedContainer(forKey: .missing) }
+            attempt("cAsKeyed") { _ = try top.nestedContainer(keyedBy: Mid.self, forKey: .c) }
+            attempt("cAsList") { _ = try top.nestedUnkeyedContainer(forKey: .c) }
+            attempt("decodeNilMissing") { paths.append("nil \(try top.decodeNil(forKey: .missing))") }
+            attempt("contains") { paths.append("contains \(top.contains(.a)) \(top.contains(.missing))") }
+        }
+    }
+
+    @Test func nestedContainerPathsAndErrors() {
+        for json in [#"{"a":{"one":{"two":1},"two":[{},[],{}]},"b":[1,[]],"c":null}"#,
+                     #"{"a":{"one":{"two":"x"},"two":[1,2,3]},"b":[null,{}],"c":3}"#,
+                     #"{"a":{"one":null,"two":null},"b":["s"],"c":[]}"#,
+                     #"{"a":{"one":[],"two":{}},"b":[],"c":{}}"#] {
+            both.expectSame(PathProbe.self, json)
+        }
+    }
+
+    /// Classes that share one keyed container with their superclass, and those that hand it
+    /// a super decoder, as Foundation's own tests model them.
+    class Person: Decodable, Equatable {
+        let name: String
+        let email: String
+        static func == (lhs: Person, rhs: Person) -> Bool { lhs.isEqual(rhs) }
+        func isEqual(_ other: Person) -> Bool { type(of: self) == type(of: other) && name == other.name && email == other.email }
+    }
+
+    final class Employee: Person, @unchecked Sendable {
+        let id: Int
+        enum CodingKeys: String, CodingKey { case id }
+        required init(from decoder: any Decoder) throws {
+            id = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .id)
+            try super.init(from: decoder)
+        }
+        override func isEqual(_ other: Person) -> Bool { (other as? Employee)?.id == id && super.isEqual(other) }
+    }
+
+    final class Manager: Person, @unchecked Sendable {
+        let reports: Int
+        enum CodingKeys: String, CodingKey { case reports, base }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            reports = try container.decode(Int.self, forKey: .reports)
+            try super.init(from: container.superDecoder(forKey: .base))
+        }
+        override func isEqual(_ other: Person) -> Bool { (other as? Manager)?.reports == reports && super.isEqual(other) }
+    }
+
+    final class Boss: Person, @unchecked Sendable {
+        let level: Int
+        enum CodingKeys: String, CodingKey { case level }
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            level = try container.decode(Int.self, forKey: .level)
+            try super.init(from: container.superDecoder())
+        }
+        override func isEqual(_ other: Person) -> Bool { (other as? Boss)?.level == level && super.isEqual(other) }
+    }
+
+    @Test func superDecoders() throws {
+        both.expectSame(Employee.self, #"{"id":42,"name":"J","email":"j@x"}"#)
+        both.expectSame(Employee.self, #"{"id":42,"name":"J"}"#)
+        both.expectSame(Manager.self, #"{"reports":3,"base":{"name":"M","email":"m@x"}}"#)
+        both.expectSame(Manager.self, #"{"reports":3,"base":{"name":"M","email":1}}"#)
+        both.expectSame(Manager.self, #"{"reports":3}"#)
+        both.expectSame(Manager.self, #"{"reports":3,"base":null}"#)
+        both.expectSame([Manager].self, #"[{"reports":3,"base":{"name":"M","email":"m@x"}},{"reports":3,"base":{"name":"M"}}]"#)
+        both.expectSame(Boss.self, #"{"level":1,"super":{"name":"B","email":"b@x"}}"#)
+        both.expectSame(Boss.self, #"{"level":1,"super":{"name":"B"}}"#)
+        both.expectSame(Boss.self, #"{"level":1}"#)
+        // Decoding a subclass through its superclass's metatype still builds the subclass.
+        let data = Data(#"{"id":42,"name":"J","email":"j@x"}"#.utf8)
+        #expect(try both.ours.decode(Employee.self as Person.Type, from: data) is Employee)
+    }
+
+    /// A super decoder for a missing key reads as `null`, so `valueNotFound` can be caught.
+    @Test func superDecoderForMissingKeyReadsNull() {
+        struct Model: Decodable, Equatable {
+            var a: Bool
+            var nope: String?
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                a = try container.decode(Bool.self, forKey: AnyKey("a"))
+                do {
+                    nope = try container.superDecoder(forKey: AnyKey("nope")).singleValueContainer().decode(String.self)
+                } catch DecodingError.valueNotFound {
+                    nope = nil
+                }
+            }
+        }
+        both.expectSame(Model.self, #"{"a":true}"#)
+        both.expectSame(Model.self, #"{"a":true,"nope":"yes"}"#)
+        both.expectSame(Model.self, #"{"a":true,"nope":1}"#)
+    }
+
+    @Test func userInfoReachesEveryLevel() {
+        let key = CodingUserInfoKey(rawValue: "test.multiplier")!
+        struct Scaled: Decodable, Equatable {
+            var value: Int
+            init(_ value: Int) { self.value = value }
+            init(from decoder: any Decoder) throws {
+                let factor = decoder.userInfo[CodingUserInfoKey(rawValue: "test.multiplier")!] as? Int ?? 1
+                value = try decoder.singleValueContainer().decode(Int.self) * factor
+            }
+        }
+        struct Model: Decodable, Equatable { var top: Scaled; var list: [Scaled]; var map: [String: Scaled] }
+        let decoders = Decoders { f, o in f.userInfo[key] = 3; o.userInfo[key] = 3 }
+        let value = decoders.expectSame(Model.self, #"{"top":1,"list":[2],"map":{"k":4}}"#)
+        #expect(value == .value(Model(top: Scaled(3), list: [Scaled(6)], map: ["k": Scaled(12)])))
+    }
+
+    // MARK: Property-based models
+
+    struct RandomModel: Codable, Equatable {
+        enum Mode: String, Codable, CaseIterable { case alpha, beta, gamma = "Gamma Ray" }
+        enum Level: Int, Codable, CaseIterable { case low = -1, mid = 0, high = 99 }
+        struct Child: Codable, Equatable {
+            var label: String
+            var values: [Double?]
+            var flags: [String: Bool]
+            var grandchildren: [Child]?
+        }
+        var id: Int
+        var name: String
+        var score: Double
+        var ratio: Float
+        var flag: Bool
+        var small: Int8
+        var big: UInt64
+        var signed: Int64
+        var optional: Int16?
+        var tags: [String]
+        var counts: [String: UInt32]
+        var byNumber: [Int: String]
+        var children: [Child]
+        var nested: Child?
+        var decimal: Decimal
+        var date: Date
+        var bytes: Data
+        var mode: Mode
+        var level: Level
+        var set: Set<Int32>
+        var matrix: [[Int]]
+        var link: URL?
+    }
+
+    static func randomString(_ rng: inout some RandomNumberGenerator) -> String {
+        let pool: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "ß", "€", "中", "😀", "\u{301}", "\u{FEFF}", "\u{2028}"]
+        return String(String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &rng)).map { _ in pool.randomElement(using: &rng) ?? "a" }))
+    }
+
+    static func randomDouble(_ rng: inout some RandomNumberGenerator) -> Double {
+        switch Int.random(in: 0...3, using: &rng) {
+        case 0: return Double(Int.random(in: -1000...1000, using: &rng))
+        case 1: return Double.random(in: -1...1, using: &rng)
+        default:
+            let value = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &rng))
+            return value.isFinite ? value : 0
+        }
+    }
+
+    static func randomChild(_ rng: inout some RandomNumberGenerator, depth: Int) -> RandomModel.Child {
+        RandomModel.Child(
+            label: randomString(&rng),
+            values: (0..<Int.random(in: 0...4, using: &rng)).map { _ in Bool.random(using: &rng) ? randomDouble(&rng) : nil },
+            flags: Dictionary((0..<Int.random(in: 0...3, using: &rng)).map { _ in (randomString(&rng), Bool.random(using: &rng)) }, uniquingKeysWith: { a, _ in a }),
+            grandchildren: depth > 2 || Bool.random(using: &rng) ? nil : (0..<Int.random(in: 0...2, using: &rng)).map { _ in randomChild(&rng, depth: depth + 1) })
+    }
+
+    static let randomModels = Generator<RandomModel, Shrink.None<RandomModel>> { rng in
+        RandomModel(
+            id: Int.random(in: .min ... .max, using: &rng),
+            name: randomString(&rng),
+            score: randomDouble(&rng),
+            ratio: Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &rng)).isFinite ? Float(bitPattern: UInt32.random(in: 0...0x7F00_0000, using: &rng)) : 1,
+            flag: Bool.random(using: &rng),
+            small: Int8.random(in: .min ... .max, using: &rng),
+            big: UInt64.random(in: .min ... .max, using: &rng),
+            signed: Int64.random(in: .min ... .max, using: &rng),
+            optional: Bool.random(using: &rng) ? Int16.random(in: .min ... .max, using: &rng) : nil,
+            tags: (0..<Int.random(in: 0...5, using: &rng)).map { _ in randomString(&rng) },
+            counts: Dictionary((0..<Int.random(in: 0...5, using: &rng)).map { _ in (randomString(&rng), UInt32.random(in: 0...UInt32.max, using: &rng)) }, uniquingKeysWith: { a, _ in a }),
+            byNumber: Dictionary((0..<Int.random(in: 0...4, using: &rng)).map { _ in (Int.random(in: -1000...1000, using: &rng), randomString(&rng)) }, uniquingKeysWith: { a, _ in a }),
+            children: (0..<Int.random(in: 0...3, using: &rng)).map { _ in randomChild(&rng, depth: 0) },
+            nested: Bool.random(using: &rng) ? randomChild(&rng, depth: 1) : nil,
+            decimal: Decimal(string: "\(Int64.random(in: .min ... .max, using: &rng))e\(Int.random(in: -30...30, using: &rng))") ?? 0,
+            date: Date(timeIntervalSinceReferenceDate: randomDouble(&rng)),
+            bytes: Data((0..<Int.random(in: 0...9, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }),
+            mode: RandomModel.Mode.allCases.randomElement(using: &rng) ?? .alpha,
+            level: RandomModel.Level.allCases.randomElement(using: &rng) ?? .low,
+            set: Set((0..<Int.random(in: 0...4, using: &rng)).map { _ in Int32.random(in: .min ... .max, using: &rng) }),
+            matrix: (0..<Int.random(in: 0...3, using: &rng)).map { _ in (0..<Int.random(in: 0...3, using: &rng)).map { _ in Int.random(in: -9...9, using: &rng) } },
+            link: Bool.random(using: &rng) ? URL(string: "https://example.com/\(Int.random(in: 0...999, using: &rng))?q=a%20b") : nil)
+    }
+
+    @Test func randomModelsDecodeLikeFoundation() async throws {
+        await propertyCheck(count: 150, input: Self.randomModels) { model in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = Bool.random() ? [.sortedKeys] : [.prettyPrinted, .withoutEscapingSlashes]
+            let data = try encoder.encode(model)
+            let outcome = both.expectSame(RandomModel.self, data, "random model")
+            // Foundation must round-trip its own encoder's output, or the comparison proves little.
+            if case .value(let decoded) = outcome {
+                #expect(decoded.id == model.id && decoded.children == model.children && decoded.set == model.set)
+            }
+            both.expectSame(JSONValue.self, data, "random model as JSONValue")
+        }
+    }
+
+    // MARK: Benchmark corpus
+
+    @Test(arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
+    func benchmarkDocumentsDecodeAlike(_ name: String) throws {
+        let root = try #require(Corpus.root, "shared/corpus not found")
+        let data = try Data(contentsOf: root.appendingPathComponent("benchmark/\(name)"))
+        let expected = try JSONDecoder().decode(JSONValue.self, from: data)
+        let actual = try ResilientJSONDecoder.strict.decode(JSONValue.self, from: data)
+        #expect(actual == expected)
+        #expect(try ResilientJSONDecoder.lenient.decodeWithReport(JSONValue.self, from: data).repairs.isEmpty)
+    }
+}
+
+/// Decodes `T` if it can, else `U`, from the same single-value container: the second
+/// attempt shows whether the first left the decoder in a broken state.
+enum Either<T: Decodable & Equatable, U: Decodable & Equatable>: Decodable, Equatable {
+    case t(T)
+    case u(U)
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        do {
+            self = .t(try container.decode(T.self))
+        } catch {
+            self = .u(try container.decode(U.self))
+        }
+    }
+}

@@ -11,10 +11,16 @@ struct IndexKey: CodingKey {
 /// A key that is only a string: dictionary keys and `super`.
 struct StringKey: CodingKey {
     let stringValue: String
-    init(_ string: String) { self.stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { self.stringValue = String(intValue) }
-    var intValue: Int? { nil }
+    /// Whether a numeric key also has an `intValue`, as the standard library's dictionary
+    /// keys do; Foundation uses those only with its default key strategy.
+    private let numeric: Bool
+    init(_ string: String, numeric: Bool = false) {
+        self.stringValue = string
+        self.numeric = numeric
+    }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(String(intValue)) }
+    var intValue: Int? { numeric ? Int(stringValue) : nil }
 }
 
 /// One step of the path to the value being decoded.

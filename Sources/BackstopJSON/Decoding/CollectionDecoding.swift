@@ -130,7 +130,7 @@ extension Dictionary: TapeDecodable where Key == String, Value: Decodable {
             var keyIndex = object + 1
             for _ in 0..<count {
                 let member = try state.string(document[keyIndex], nil)
-                let memberKey = StringKey(member)
+                let memberKey = StringKey(member, numeric: state.options.usesDefaultKeys)
                 let valueIndex = keyIndex + 1
                 keyIndex = document.next(after: valueIndex)
                 // The first of repeated keys wins, as in Foundation.

@@ -127,7 +127,8 @@ final class DecoderState: Decoder {
         _ type: T.Type, kind: TypeKind, at valueIndex: Int, component: PathComponent?, key: (any CodingKey)?
     ) throws -> T {
         switch kind {
-        case .model: return try with(valueIndex, component) { try T(from: self) }
+        // `type`, not `T`: decoding `Employee.self as Person.Type` must build an `Employee`.
+        case .model: return try with(valueIndex, component) { try type.init(from: self) }
         case .string: return unsafeBitCast(try unwrapString(valueIndex, key), to: T.self)
         case .int: return unsafeBitCast(try unwrapInteger(valueIndex, Int.self, key), to: T.self)
         case .double: return unsafeBitCast(try unwrapFloat(valueIndex, Double.self, key), to: T.self)

@@ -31,8 +31,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return convertedKeys.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
         }
         var keys: [Key] = []
+        // Objects that may repeat a key list it once, as Foundation's dictionary of members does.
+        var seen: Set<String>? = state.document[object].flags.contains(.slowKeys) ? [] : nil
         forEachMember { keyIndex, _ in
-            if let text = try? state.string(state.document[keyIndex], nil), let key = Key(stringValue: text) { keys.append(key) }
+            guard let text = try? state.string(state.document[keyIndex], nil), let key = Key(stringValue: text) else { return }
+            if seen?.insert(text).inserted == false { return }
+            keys.append(key)
         }
         return keys
     }

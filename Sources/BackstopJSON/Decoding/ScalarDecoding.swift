@@ -35,7 +35,10 @@ extension DecoderState {
         switch node.kind {
         case .true: return true
         case .false: return false
-        case .null: throw valueNotFound(Bool.self, key)
+        case .null:
+            // Foundation has no null check for Bool and calls it a type mismatch; strict mode does too.
+            if options.policy == .strict { break }
+            throw valueNotFound(Bool.self, key)
         case .number, .string:
             if allows(.boolsFromNumbersAndStrings), let value = boolText(document.raw(node)) {
                 recordCoercion(valueIndex, to: Bool.self, key)
@@ -155,7 +158,9 @@ extension DecoderState {
         case .iso8601:
             let text = try unwrapString(valueIndex, key)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
-                throw DecodingError.dataCorrupted(context(key, "Expected date string to be ISO8601-formatted."))
+                // Foundation reports this one at the enclosing container's path; strict mode does too.
+                let description = "Expected date string to be ISO8601-formatted."
+                throw DecodingError.dataCorrupted(context(options.policy == .strict ? nil : key, description))
             }
             return date
         case .formatted(let formatter):

@@ -238,7 +238,8 @@ struct JSONScanner {
         return left.count == right.count && memcmp(document.base + Int(document[a].start), document.base + Int(document[b].start), left.count) == 0
     }
 
-    /// Scans a string starting at its opening quote; returns whether it contains escapes.
+    /// Scans a string starting at its opening quote; returns whether it contains escapes,
+    /// or for a key, whether it must be compared decoded (escaped or not ASCII).
     @discardableResult
     private mutating func scanString(isKey: Bool) throws(JSONParseError) -> Bool {
         let start = position + 1
@@ -270,14 +271,16 @@ struct JSONScanner {
                 position += 1
             }
         }
-        if highBits & 0x8080_8080_8080_8080 != 0 { try validateUTF8(from: start, to: position) }
+        let nonASCII = highBits & 0x8080_8080_8080_8080 != 0
+        if nonASCII { try validateUTF8(from: start, to: position) }
         let length = position - start
         var hash: UInt32 = 0
         if isKey { hash = Self.keyHash(UnsafeBufferPointer(start: bytes + start, count: length)) }
         _ = document.append(JSONNode(
             kind: .string, flags: escaped ? .escaped : [], start: UInt32(start), length: UInt32(length), aux: hash))
         position += 1
-        return escaped
+        // Keys match as Swift strings do, by canonical equivalence, which bytes alone cannot tell.
+        return escaped || (isKey && nonASCII)
     }
 
     /// Validates the UTF-8 of a string body (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
