@@ -73,19 +73,21 @@ public struct ResilientJSONDecoder: Sendable {
 
     /// Decodes a value of `type` and returns it with every repair that was made.
     public func decodeWithReport<T: Decodable>(_ type: T.Type, from data: Data) throws -> DecodingReport<T> {
-        let document: JSONDocument
+        let options = DecodingOptions(self)
+        let report: DecodingReport<T>
         do {
-            document = try JSONInputEncoding.document(from: data, allowsTrailingCommas: policy.contains(.allowTrailingCommas))
-        } catch {
+            report = try JSONInputEncoding.withDocument(from: data, allowsTrailingCommas: policy.contains(.allowTrailingCommas)) { document in
+                let state = DecoderState(document: document, options: options)
+                if !document.trailingCommas.isEmpty { state.recordTrailingCommas() }
+                let value = try state.decodeRoot(type)
+                return DecodingReport(value: value, repairs: state.repairs)
+            }
+        } catch let error as JSONParseError {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
-        let state = DecoderState(document: document, options: DecodingOptions(self))
-        if !document.trailingCommas.isEmpty { state.recordTrailingCommas() }
-        let value = try state.decodeRoot(type)
-        let repairs = state.repairs
-        if !repairs.isEmpty, let reporter { reporter.report(repairs, decoding: type) }
-        return DecodingReport(value: value, repairs: repairs)
+        if !report.repairs.isEmpty, let reporter { reporter.report(report.repairs, decoding: type) }
+        return report
     }
 }
 

@@ -245,6 +245,8 @@ final class DecoderState: Decoder {
         default:
             length = Int(node.length)
         }
+        start = min(max(start, 0), document.byteCount)
+        length = min(max(length, 0), document.byteCount - start)
         var text = String(decoding: UnsafeBufferPointer(start: document.base + start, count: min(length, 40)), as: UTF8.self)
         if length > 40 { text += "…" }
         return text

@@ -35,24 +35,55 @@ enum JSONInputEncoding {
         return .utf8(bomLength: 0)
     }
 
-    /// Parses `data` into a document, transcoding to UTF-8 first when it is UTF-16 or UTF-32.
+    /// Parses `data` into a document that keeps its own copy of the bytes.
     static func document(from data: Data, allowsTrailingCommas: Bool) throws(JSONParseError) -> JSONDocument {
         let prepared: Result<JSONDocument, JSONParseError> = data.withUnsafeBytes { raw in
             switch detect(raw) {
             case .utf8(let bomLength):
                 return .success(JSONDocument(copying: UnsafeRawBufferPointer(rebasing: raw[bomLength...])))
             case .other(let encoding, let bomLength):
-                guard let text = String(bytes: raw[bomLength...], encoding: encoding) else {
-                    return .failure(JSONParseError(
-                        "The data is not valid \(encoding)", offset: 0,
-                        in: UnsafeBufferPointer(start: nil, count: 0)))
+                return transcoded(raw[bomLength...], from: encoding).map { utf8 in
+                    utf8.withUnsafeBytes { JSONDocument(copying: $0) }
                 }
-                var utf8 = Array(text.utf8)
-                return .success(utf8.withUnsafeMutableBytes { JSONDocument(copying: UnsafeRawBufferPointer($0)) })
             }
         }
         let document = try prepared.get()
         try JSONScanner.scan(document, allowsTrailingCommas: allowsTrailingCommas)
         return document
+    }
+
+    /// Parses `data` in place and runs `body` with the document: one decode reads the
+    /// caller's bytes without copying them, unless something keeps the document afterwards.
+    static func withDocument<R>(
+        from data: Data, allowsTrailingCommas: Bool, _ body: (JSONDocument) throws -> R
+    ) throws -> R {
+        try data.withUnsafeBytes { raw in
+            switch detect(raw) {
+            case .utf8(let bomLength):
+                return try withDocument(borrowing: UnsafeRawBufferPointer(rebasing: raw[bomLength...]), allowsTrailingCommas, body)
+            case .other(let encoding, let bomLength):
+                let utf8 = try transcoded(raw[bomLength...], from: encoding).get()
+                return try utf8.withUnsafeBytes { try withDocument(borrowing: $0, allowsTrailingCommas, body) }
+            }
+        }
+    }
+
+    private static func withDocument<R>(
+        borrowing bytes: UnsafeRawBufferPointer, _ allowsTrailingCommas: Bool, _ body: (JSONDocument) throws -> R
+    ) throws -> R {
+        var document = JSONDocument(borrowing: bytes)
+        defer {
+            // A decoder or container that escaped `body` still holds the document.
+            if !isKnownUniquelyReferenced(&document) { document.keepBytes() }
+        }
+        try JSONScanner.scan(document, allowsTrailingCommas: allowsTrailingCommas)
+        return try body(document)
+    }
+
+    private static func transcoded(_ bytes: Slice<UnsafeRawBufferPointer>, from encoding: String.Encoding) -> Result<[UInt8], JSONParseError> {
+        guard let text = String(bytes: bytes, encoding: encoding) else {
+            return .failure(JSONParseError("The data is not valid \(encoding)", offset: 0, in: UnsafeBufferPointer(start: nil, count: 0)))
+        }
+        return .success(Array(text.utf8))
     }
 }

@@ -57,32 +57,65 @@ struct JSONNode {
 
 /// A parsed document: the UTF-8 bytes and the tape that indexes them.
 ///
-/// A class so that the decoder and every container can share it without copying, and so
-/// that the raw buffers it owns live exactly as long as anything that reads them.
+/// A class so that the decoder and every container can share it without copying. It
+/// either owns a copy of the bytes, or borrows the caller's bytes for the length of one
+/// decode and copies them only if a decoder outlives that decode (see ``keepBytes()``),
+/// so a one-shot decode never holds a second copy of its input.
 final class JSONDocument: @unchecked Sendable {
-    /// The document's UTF-8 bytes, owned by this object.
-    let base: UnsafeMutablePointer<UInt8>
+    /// The document's UTF-8 bytes.
+    private(set) var base: UnsafePointer<UInt8>
     let byteCount: Int
+    private var ownedBytes: UnsafeMutablePointer<UInt8>?
     private(set) var nodes: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
     private var capacity: Int
     /// Byte offsets of trailing commas accepted by a lenient parse, with the container that held each.
     var trailingCommas: [(container: Int, offset: Int)] = []
 
+    /// Something valid to point at for an empty document.
+    nonisolated(unsafe) private static let noBytes: UnsafePointer<UInt8> = {
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 8)
+        bytes.initialize(repeating: 0, count: 8)
+        return UnsafePointer(bytes)
+    }()
+
+    /// A document that keeps its own copy of `source`.
     init(copying source: UnsafeRawBufferPointer) {
         byteCount = source.count
-        base = .allocate(capacity: max(source.count, 1))
-        if let sourceBase = source.baseAddress, source.count > 0 {
-            base.initialize(from: sourceBase.assumingMemoryBound(to: UInt8.self), count: source.count)
-        }
-        // Real payloads hold a value every 13 to 27 bytes (numeric arrays to pretty-printed
-        // objects); starting near the dense end keeps peak memory low and rarely grows.
-        capacity = max(16, source.count / 12)
+        base = Self.noBytes
+        capacity = Self.initialCapacity(forBytes: source.count)
+        nodes = .allocate(capacity: capacity)
+        if let sourceBase = source.baseAddress { adoptCopy(of: sourceBase.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// A document that reads `source` in place. Before `source` goes away the caller must
+    /// call ``keepBytes()`` if anything besides the caller still holds the document.
+    init(borrowing source: UnsafeRawBufferPointer) {
+        byteCount = source.count
+        base = source.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? Self.noBytes
+        capacity = Self.initialCapacity(forBytes: source.count)
         nodes = .allocate(capacity: capacity)
     }
 
+    /// Real payloads hold a value every 13 to 27 bytes (numeric arrays to pretty-printed
+    /// objects); starting near the dense end keeps peak memory low and rarely grows.
+    private static func initialCapacity(forBytes count: Int) -> Int { max(16, count / 12) }
+
+    /// Copies borrowed bytes into the document, for a decoder or container that a model
+    /// kept to decode from later (Foundation's `JSONDecoder` allows that too).
+    func keepBytes() {
+        if ownedBytes == nil { adoptCopy(of: base) }
+    }
+
+    private func adoptCopy(of source: UnsafePointer<UInt8>) {
+        let owned = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, 1))
+        owned.initialize(from: source, count: byteCount)
+        ownedBytes = owned
+        base = UnsafePointer(owned)
+    }
+
     deinit {
-        base.deallocate()
+        ownedBytes?.deallocate()
         nodes.deallocate()
     }
 
