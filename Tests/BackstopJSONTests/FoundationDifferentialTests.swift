@@ -599,10 +599,13 @@ extension FoundationDifferentialTests {
                 attempt("pastEnd") { _ = try list.decode(Int.self) }
                 attempt("pastEndNil") { _ = try list.decodeNil() }
                 attempt("pastEndNested") { _ = try list.nestedContainer(keyedBy: Mid.self) }
+                attempt("ifPresentPastEnd") { paths.append("ifPresent \(String(describing: try list.decodeIfPresent(Int.self)))") }
+                attempt("ifPresentPastEnd2") { paths.append("ifPresent \(String(describing: try list.decodeIfPresent(Item.self)))") }
                 note("index\(list.currentIndex) atEnd \(list.isAtEnd)", list.codingPath)
             }
             attempt("bList") {
                 var list = try top.nestedUnkeyedContainer(forKey: .b)
+                attempt("b0ifPresent") { paths.append("b0 \(String(describing: try list.decodeIfPresent(Int.self)))") }
                 attempt("b0") { _ = try list.decode(String.self) }
                 attempt("b0nil") { paths.append("b0 isNil \(try list.decodeNil())") }
                 attempt("b0int") { paths.append("b0 \(try list.decode(Int.self))") }
@@ -619,11 +622,14 @@ extension FoundationDifferentialTests {
         }
     }
 
+    struct Item: Decodable, Equatable, CustomStringConvertible { var id: Int; var description: String { "Item(\(id))" } }
+
     @Test func nestedContainerPathsAndErrors() {
         for json in [#"{"a":{"one":{"two":1},"two":[{},[],{}]},"b":[1,[]],"c":null}"#,
                      #"{"a":{"one":{"two":"x"},"two":[1,2,3]},"b":[null,{}],"c":3}"#,
                      #"{"a":{"one":null,"two":null},"b":["s"],"c":[]}"#,
-                     #"{"a":{"one":[],"two":{}},"b":[],"c":{}}"#] {
+                     #"{"a":{"one":[],"two":{}},"b":[],"c":{}}"#,
+                     #"{"a":{"one":{},"two":[]},"b":[null,null,{}],"c":1}"#] {
             both.expectSame(PathProbe.self, json)
         }
     }

@@ -79,8 +79,34 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         return try next(type) { try $2.decodeNested(type, at: $0, component: .index(position), key: $1) }
     }
 
-    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
-        guard !isAtEnd else { return nil }
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? { try decodeOptional(type) }
+
+    // Foundation moves past the end on every `decodeIfPresent`, the standard library's
+    // defaults for these types do not; they forward here so `currentIndex` agrees.
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try decodeOptional(type) }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try decodeOptional(type) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? { try decodeOptional(type) }
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? { try decodeOptional(type) }
+
+    private mutating func decodeOptional<T: Decodable>(_ type: T.Type) throws -> T? {
+        guard !isAtEnd else {
+            currentIndex += 1
+            return nil
+        }
         if try decodeNil() { return nil }
         guard state.allows(.nilInvalidOptionals) else { return try decode(type) }
         let mark = state.repairCount
