@@ -57,9 +57,12 @@ struct JSONScanner {
     @inline(__always)
     private mutating func skipWhitespace() {
         while position < end {
-            switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
+            let byte = bytes[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+            // Pretty-printed documents indent with runs of spaces: eight at a time.
+            while position + 8 <= end && UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+                position += 8
             }
         }
     }

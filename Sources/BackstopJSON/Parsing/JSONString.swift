@@ -1,15 +1,35 @@
 /// String-level helpers: unescaping JSON strings and recognising numbers written as strings.
 enum JSONString {
     /// The text of an escaped JSON string body, or why it cannot be represented.
+    ///
+    /// Unescaping only shrinks text, so it is written straight into the new string's storage.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> Result<String, UnescapeError> {
-        var output: [UInt8] = []
-        output.reserveCapacity(raw.count)
+        var failure: UnescapeError?
+        let text = String(unsafeUninitializedCapacity: raw.count) { output in
+            switch unescape(raw, into: output) {
+            case .success(let written): return written
+            case .failure(let error):
+                failure = error
+                return 0
+            }
+        }
+        if let failure { return .failure(failure) }
+        return .success(text)
+    }
+
+    /// Writes the unescaped bytes of `raw` into `output`, which holds at least `raw.count`.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Result<Int, UnescapeError> {
+        var written = 0
+        func put(_ byte: UInt8) {
+            output[written] = byte
+            written += 1
+        }
         var i = 0
         let count = raw.count
         while i < count {
             let byte = raw[i]
             if byte != UInt8(ascii: "\\") {
-                output.append(byte)
+                put(byte)
                 i += 1
                 continue
             }
@@ -17,11 +37,11 @@ enum JSONString {
             let code = raw[i + 1]
             i += 2
             switch code {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "b"): put(0x08)
+            case UInt8(ascii: "f"): put(0x0C)
+            case UInt8(ascii: "n"): put(0x0A)
+            case UInt8(ascii: "r"): put(0x0D)
+            case UInt8(ascii: "t"): put(0x09)
             case UInt8(ascii: "u"):
                 var scalar = hex4(raw, at: i)
                 i += 4
@@ -38,11 +58,27 @@ enum JSONString {
                 } else if scalar >= 0xDC00 && scalar < 0xE000 {
                     return .failure(UnescapeError(reason: "Unpaired low surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
                 }
-                appendUTF8(scalar, to: &output)
-            default: output.append(code)  // \" \\ \/
+                // At most four bytes from at least six: always room.
+                switch scalar {
+                case 0..<0x80:
+                    put(UInt8(scalar))
+                case 0x80..<0x800:
+                    put(UInt8(0xC0 | scalar >> 6))
+                    put(UInt8(0x80 | scalar & 0x3F))
+                case 0x800..<0x10000:
+                    put(UInt8(0xE0 | scalar >> 12))
+                    put(UInt8(0x80 | scalar >> 6 & 0x3F))
+                    put(UInt8(0x80 | scalar & 0x3F))
+                default:
+                    put(UInt8(0xF0 | scalar >> 18))
+                    put(UInt8(0x80 | scalar >> 12 & 0x3F))
+                    put(UInt8(0x80 | scalar >> 6 & 0x3F))
+                    put(UInt8(0x80 | scalar & 0x3F))
+                }
+            default: put(code)  // \" \\ \/
             }
         }
-        return .success(String(decoding: output, as: UTF8.self))
+        return .success(written)
     }
 
     struct UnescapeError: Error, CustomStringConvertible {
@@ -54,25 +90,6 @@ enum JSONString {
         var value: UInt32 = 0
         for j in i..<(i + 4) { value = value << 4 | UInt32(JSONScanner.hexValue(raw[j]) ?? 0) }
         return value
-    }
-
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        }
     }
 
     /// Whether a string's bytes are exactly a JSON number (`"42"`, `"-12.5"`, `"1e3"`),
