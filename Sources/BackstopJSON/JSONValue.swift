@@ -76,7 +76,88 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue: TapeDecodable {
+    /// Builds the value straight from the tape without recursion, so the deepest document
+    /// the parser accepts decodes even on a small thread stack.
     static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> JSONValue {
+        let document = state.document
+        let rootNode = document[valueIndex]
+        guard rootNode.kind == .array || rootNode.kind == .object else { return try scalar(state, valueIndex, key) }
+        let lossy = state.allows(.dropInvalidElements)
+        let pathDepth = state.path.count
+        defer { state.path.removeSubrange(pathDepth...) }
+        if let key { state.path.append(.key(key)) }
+
+        var frames = [Frame(node: rootNode, nameInParent: nil)]
+        var next = valueIndex + 1
+        while true {
+            let top = frames.count - 1
+            guard frames[top].remaining > 0 else {
+                let finished = frames.removeLast()
+                guard let parent = frames.indices.last else { return finished.value }
+                state.path.removeLast()
+                frames[parent].add(finished.value, named: finished.nameInParent)
+                continue
+            }
+            let position = frames[top].count - frames[top].remaining
+            frames[top].remaining -= 1
+            var name: String?
+            let childKey: any CodingKey
+            if frames[top].isObject {
+                let member = try state.string(document[next], nil)
+                name = member
+                childKey = StringKey(member)
+                next += 1
+            } else {
+                childKey = IndexKey(position)
+            }
+            let node = document[next]
+            if node.kind == .array || node.kind == .object {
+                state.path.append(.key(childKey))
+                frames.append(Frame(node: node, nameInParent: name))
+                next += 1
+                continue
+            }
+            let mark = state.repairCount
+            do {
+                frames[top].add(try scalar(state, next, childKey), named: name)
+            } catch where lossy && DecoderState.isAbsorbable(error) {
+                state.recordLoss(next, JSONValue.self, childKey, action: .dropped, error: error, mark: mark)
+            }
+            next += 1
+        }
+    }
+
+    /// An array or object being built.
+    private struct Frame {
+        let isObject: Bool
+        let count: Int
+        var remaining: Int
+        /// The member name this container goes under in its parent object.
+        let nameInParent: String?
+        var elements: [JSONValue] = []
+        var members: [String: JSONValue] = [:]
+
+        init(node: JSONNode, nameInParent: String?) {
+            isObject = node.kind == .object
+            count = Int(node.length)
+            remaining = count
+            self.nameInParent = nameInParent
+            if isObject { members.reserveCapacity(count) } else { elements.reserveCapacity(count) }
+        }
+
+        mutating func add(_ value: JSONValue, named name: String?) {
+            // The first of repeated keys wins, as in Foundation.
+            if let name {
+                if members[name] == nil { members[name] = value }
+            } else {
+                elements.append(value)
+            }
+        }
+
+        var value: JSONValue { isObject ? .object(members) : .array(elements) }
+    }
+
+    private static func scalar(_ state: DecoderState, _ valueIndex: Int, _ key: (any CodingKey)?) throws -> JSONValue {
         let node = state.document[valueIndex]
         switch node.kind {
         case .null: return .null
@@ -91,8 +172,8 @@ extension JSONValue: TapeDecodable {
                 return .integer(value)
             }
             return .double(try state.unwrapFloat(valueIndex, Double.self, key))
-        case .array: return .array(try [JSONValue].decode(from: state, at: valueIndex, key: key))
-        case .object: return .object(try [String: JSONValue].decode(from: state, at: valueIndex, key: key))
+        case .array, .object:
+            return try decode(from: state, at: valueIndex, key: key)
         }
     }
 }

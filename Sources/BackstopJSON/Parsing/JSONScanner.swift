@@ -13,7 +13,8 @@ struct JSONScanner {
     private let end: Int
     private let allowsTrailingCommas: Bool
     private var position = 0
-    private var depth = 0
+    /// The containers enclosing the current position, innermost last.
+    private var open: [OpenContainer] = []
     /// Reused across objects to find repeated keys without allocating per object.
     private var keyTable: [Int32] = []
 
@@ -67,26 +68,110 @@ struct JSONScanner {
         }
     }
 
+    /// An array or object whose closing bracket has not been reached yet.
+    private struct OpenContainer {
+        let index: Int
+        let isObject: Bool
+        var count: UInt32 = 0
+        var flags: JSONNode.Flags = []
+
+        var closing: UInt8 { isObject ? UInt8(ascii: "}") : UInt8(ascii: "]") }
+    }
+
+    /// Scans one value, containers and all, with an explicit stack instead of recursion:
+    /// nesting costs heap rather than the thread's stack, which is small off the main thread.
     private mutating func scanValue() throws(JSONParseError) {
-        guard position < end else { throw fail("Unexpected end of file, expected a value", at: position) }
-        switch bytes[position] {
-        case UInt8(ascii: "\""):
-            _ = try scanString(isKey: false)
-        case UInt8(ascii: "{"):
-            try scanObject()
-        case UInt8(ascii: "["):
-            try scanArray()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try scanNumber()
-        case UInt8(ascii: "t"):
-            try scanLiteral("true", kind: .true)
-        case UInt8(ascii: "f"):
-            try scanLiteral("false", kind: .false)
-        case UInt8(ascii: "n"):
-            try scanLiteral("null", kind: .null)
-        default:
-            throw fail("Unexpected \(describe(position)), expected a value", at: position)
+        open.removeAll(keepingCapacity: true)
+        nextValue: while true {
+            guard position < end else { throw fail("Unexpected end of file, expected a value", at: position) }
+            let first = bytes[position]
+            switch first {
+            case UInt8(ascii: "\""):
+                _ = try scanString(isKey: false)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open.count < Self.maximumDepth else {
+                    throw fail("Too many nested arrays or objects (more than \(Self.maximumDepth) levels)", at: position)
+                }
+                let container = OpenContainer(index: document.append(JSONNode(
+                    kind: first == UInt8(ascii: "{") ? .object : .array, flags: [], start: UInt32(position), length: 0, aux: 0)),
+                    isObject: first == UInt8(ascii: "{"))
+                position += 1
+                skipWhitespace()
+                if position < end && bytes[position] == container.closing {
+                    position += 1
+                    document[container.index].aux = UInt32(document.count)
+                } else {
+                    open.append(container)
+                    if container.isObject { try scanKey() }
+                    continue nextValue
+                }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                try scanNumber()
+            case UInt8(ascii: "t"):
+                try scanLiteral("true", kind: .true)
+            case UInt8(ascii: "f"):
+                try scanLiteral("false", kind: .false)
+            case UInt8(ascii: "n"):
+                try scanLiteral("null", kind: .null)
+            default:
+                throw fail("Unexpected \(describe(position)), expected a value", at: position)
+            }
+            // A value ended: it counts for its container, and may end that container too.
+            while let top = open.last {
+                open[open.count - 1].count += 1
+                skipWhitespace()
+                guard position < end else {
+                    throw fail("Unexpected end of file, expected ',' or '\(Character(Unicode.Scalar(top.closing)))'", at: position)
+                }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: ",") {
+                    let comma = position
+                    position += 1
+                    skipWhitespace()
+                    guard position < end && bytes[position] == top.closing else {
+                        if top.isObject { try scanKey() }
+                        continue nextValue
+                    }
+                    guard allowsTrailingCommas else {
+                        throw fail("Trailing comma before '\(Character(Unicode.Scalar(top.closing)))'", at: comma)
+                    }
+                    document.trailingCommas.append((top.index, comma))
+                } else if byte != top.closing {
+                    let after = top.isObject ? "an object member" : "an array element"
+                    throw fail(
+                        "Unexpected \(describe(position)) after \(after), expected ',' or '\(Character(Unicode.Scalar(top.closing)))'",
+                        at: position)
+                }
+                position += 1
+                close(open.removeLast())
+            }
+            return
         }
+    }
+
+    /// Scans an object member's key and the colon after it.
+    private mutating func scanKey() throws(JSONParseError) {
+        guard position < end, bytes[position] == UInt8(ascii: "\"") else {
+            throw fail("Unexpected \(describe(position)), expected a key in double quotes", at: position)
+        }
+        if try scanString(isKey: true) { open[open.count - 1].flags.insert(.slowKeys) }
+        skipWhitespace()
+        guard position < end, bytes[position] == UInt8(ascii: ":") else {
+            throw fail("Unexpected \(describe(position)) after a key, expected ':'", at: position)
+        }
+        position += 1
+        skipWhitespace()
+    }
+
+    private mutating func close(_ container: OpenContainer) {
+        var flags = container.flags
+        if container.isObject && container.count > 1 && !flags.contains(.slowKeys)
+            && hasRepeatedKey(object: container.index, count: Int(container.count)) {
+            flags.insert(.slowKeys)
+        }
+        document[container.index].flags = flags
+        document[container.index].length = container.count
+        document[container.index].aux = UInt32(document.count)
     }
 
     private mutating func scanLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws(JSONParseError) {
@@ -98,104 +183,6 @@ struct JSONScanner {
         }
         _ = document.append(JSONNode(kind: kind, flags: [], start: UInt32(position), length: UInt32(count), aux: 0))
         position += count
-    }
-
-    private mutating func enterContainer() throws(JSONParseError) {
-        depth += 1
-        if depth > Self.maximumDepth {
-            throw fail("Too many nested arrays or objects (more than \(Self.maximumDepth) levels)", at: position)
-        }
-    }
-
-    private mutating func scanArray() throws(JSONParseError) {
-        try enterContainer()
-        let index = document.append(JSONNode(kind: .array, flags: [], start: UInt32(position), length: 0, aux: 0))
-        position += 1
-        skipWhitespace()
-        var count: UInt32 = 0
-        if position < end && bytes[position] == UInt8(ascii: "]") {
-            position += 1
-        } else {
-            while true {
-                try scanValue()
-                count += 1
-                skipWhitespace()
-                guard position < end else { throw fail("Unexpected end of file, expected ',' or ']'", at: position) }
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "]") {
-                    position += 1
-                    break
-                }
-                guard byte == UInt8(ascii: ",") else {
-                    throw fail("Unexpected \(describe(position)) after an array element, expected ',' or ']'", at: position)
-                }
-                let comma = position
-                position += 1
-                skipWhitespace()
-                if position < end && bytes[position] == UInt8(ascii: "]") {
-                    guard allowsTrailingCommas else { throw fail("Trailing comma before ']'", at: comma) }
-                    document.trailingCommas.append((index, comma))
-                    position += 1
-                    break
-                }
-            }
-        }
-        document[index].length = count
-        document[index].aux = UInt32(document.count)
-        depth -= 1
-    }
-
-    private mutating func scanObject() throws(JSONParseError) {
-        try enterContainer()
-        let index = document.append(JSONNode(kind: .object, flags: [], start: UInt32(position), length: 0, aux: 0))
-        position += 1
-        skipWhitespace()
-        var count: UInt32 = 0
-        var flags: JSONNode.Flags = []
-        if position < end && bytes[position] == UInt8(ascii: "}") {
-            position += 1
-        } else {
-            while true {
-                guard position < end, bytes[position] == UInt8(ascii: "\"") else {
-                    throw fail("Unexpected \(describe(position)), expected a key in double quotes", at: position)
-                }
-                if try scanString(isKey: true) { flags.insert(.slowKeys) }
-                skipWhitespace()
-                guard position < end, bytes[position] == UInt8(ascii: ":") else {
-                    throw fail("Unexpected \(describe(position)) after a key, expected ':'", at: position)
-                }
-                position += 1
-                skipWhitespace()
-                try scanValue()
-                count += 1
-                skipWhitespace()
-                guard position < end else { throw fail("Unexpected end of file, expected ',' or '}'", at: position) }
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "}") {
-                    position += 1
-                    break
-                }
-                guard byte == UInt8(ascii: ",") else {
-                    throw fail("Unexpected \(describe(position)) after an object member, expected ',' or '}'", at: position)
-                }
-                let comma = position
-                position += 1
-                skipWhitespace()
-                if position < end && bytes[position] == UInt8(ascii: "}") {
-                    guard allowsTrailingCommas else { throw fail("Trailing comma before '}'", at: comma) }
-                    document.trailingCommas.append((index, comma))
-                    position += 1
-                    break
-                }
-            }
-        }
-        if count > 1 && !flags.contains(.slowKeys) && hasRepeatedKey(object: index, count: Int(count)) {
-            flags.insert(.slowKeys)
-        }
-        document[index].flags = flags
-        document[index].length = count
-        document[index].aux = UInt32(document.count)
-        depth -= 1
     }
 
     /// Whether two keys of the object at `object` are byte-for-byte equal.
