@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "BackstopJSON", package: "Backstop"),
+                .product(name: "Backstop", package: "Backstop"),
             ],
             path: "Benchmarks/JSONDecoding",
             plugins: [

@@ -167,6 +167,13 @@ def main(path):
     print(f"  vs Foundation on clean (Foundation clean / lenient dirty): "
           f"{fmt_ratio(ratio(get(clean, FOUNDATION, 'wall'), get(dirty, LENIENT, 'wall')))}")
 
+    bare = get("unwrap1k", "bare", "wall")
+    if bare:
+        print("\nEnvelope unwrapping, 1,000 items (shape time / bare payload time; the goal is <= 1.10x):")
+        for shape in ("A", "B", "C"):
+            print(f"  {shape}: {fmt_ratio(ratio(get('unwrap1k', shape, 'wall'), bare))}"
+                  f"  ({fmt_time(get('unwrap1k', shape, 'wall'))} vs {fmt_time(bare)})")
+
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

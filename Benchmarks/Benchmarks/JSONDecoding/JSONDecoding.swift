@@ -48,6 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     // Foundation (and .strict) cannot decode the dirty variant, so only the lenient decoder runs it.
     registerDirtyEnvelope()
+    registerEnvelopeUnwrapping()
 }
 
 /// The decoders under comparison.
