@@ -41,6 +41,10 @@ struct BridgingTests {
         // Foundation on Linux bridges with the static domain only.
         #expect((error as NSError).domain == StudyGroupError.errorDomain)
         #endif
+        // The explicit bridge has the layer's domain everywhere, and the same code and texts.
+        #expect(error.nsError.domain == "Backstop.server")
+        #expect(error.nsError.code == (error as NSError).code)
+        #expect(error.nsError.localizedDescription == (error as NSError).localizedDescription)
     }
 
     @Test("user info carries the messages, the underlying error and the server's message")

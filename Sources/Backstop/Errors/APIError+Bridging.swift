@@ -50,6 +50,14 @@ extension APIError: CustomNSError {
         return info
     }
 
+    /// This error as an `NSError` with its layer's domain on every platform.
+    ///
+    /// Prefer it to `as NSError` when the domain matters on Linux, whose Foundation bridges
+    /// with the static ``errorDomain`` only.
+    public var nsError: NSError {
+        NSError(domain: layer.errorDomain, code: errorCode, userInfo: errorUserInfo)
+    }
+
     /// The `errorUserInfo` key of the server's own message.
     public static var serverMessageKey: String { "BackstopServerMessage" }
     /// The `errorUserInfo` key of the business code, as text.
