@@ -26,31 +26,26 @@ build() {
   done
 }
 
-corpus() { echo "$root/Fuzz/corpus/$1"; }
+corpus() { mkdir -p "$root/Fuzz/corpus/$1"; echo "$root/Fuzz/corpus/$1"; }
 
-seed() {
-  local dir; dir=$(corpus "$1")
-  mkdir -p "$dir"
-  if [ -d "$suite" ] && [ -z "$(ls -A "$dir")" ]; then cp "$suite"/*.json "$dir"/; fi
-}
+# JSONTestSuite seeds every run from ../shared; the kept corpus holds only what fuzzing added.
+seeds() { if [ -d "$suite" ]; then echo "$suite"; fi; }
 
 case "${1:-}" in
   build) build ;;
   fuzz)
     target=$2; seconds=${3:-60}
     [ -x "$work/fuzz-$target" ] || build
-    seed "$target"
     # New inputs go to a scratch folder; -merge keeps only those that add coverage.
-    mkdir -p "$work/new-$target"
+    rm -rf "$work/new-$target"; mkdir -p "$work/new-$target"
     "$work/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-      -print_final_stats=1 "$work/new-$target" "$(corpus "$target")"
+      -print_final_stats=1 "$work/new-$target" "$(corpus "$target")" $(seeds)
     "$work/fuzz-$target" -merge=1 "$(corpus "$target")" "$work/new-$target" >/dev/null 2>&1
     ;;
   replay)
-    [ -x "$work/fuzz-parser" ] && [ -x "$work/fuzz-decoder" ] || build
+    build  # incremental: replay what the sources are now, never a stale binary
     for target in parser decoder; do
-      seed "$target"
-      "$work/fuzz-$target" -runs=0 -timeout=10 -rss_limit_mb=2048 "$(corpus "$target")" 2>&1 | tail -n 2
+      "$work/fuzz-$target" -runs=0 -timeout=10 -rss_limit_mb=2048 "$(corpus "$target")" $(seeds) 2>&1 | tail -n 2
     done
     ;;
   *) sed -n '2,8p' "$0"; exit 2 ;;
