@@ -1,3 +1,5 @@
+import Foundation
+
 /// The kind of a JSON value, as it appears in a document or as it was found in a repair.
 public enum JSONKind: String, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The key was not in the object at all.
@@ -84,7 +86,7 @@ final class JSONDocument: @unchecked Sendable {
         byteCount = source.count
         base = Self.noBytes
         capacity = Self.initialCapacity(forBytes: source.count)
-        nodes = .allocate(capacity: capacity)
+        nodes = Self.allocateNodes(capacity)
         if let sourceBase = source.baseAddress { adoptCopy(of: sourceBase.assumingMemoryBound(to: UInt8.self)) }
     }
 
@@ -94,12 +96,22 @@ final class JSONDocument: @unchecked Sendable {
         byteCount = source.count
         base = source.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? Self.noBytes
         capacity = Self.initialCapacity(forBytes: source.count)
-        nodes = .allocate(capacity: capacity)
+        nodes = Self.allocateNodes(capacity)
     }
 
-    /// Real payloads hold a value every 13 to 27 bytes (numeric arrays to pretty-printed
-    /// objects); starting near the dense end keeps peak memory low and rarely grows.
-    private static func initialCapacity(forBytes count: Int) -> Int { max(16, count / 12) }
+    /// Real payloads hold a value every 8 to 27 bytes (compact envelopes to pretty-printed
+    /// objects); the tape starts near the dense end and grows in place when it must.
+    private static func initialCapacity(forBytes count: Int) -> Int { max(16, count / 10) }
+
+    // The tape lives in `malloc` memory so that growing it is a `realloc`, which can extend
+    // a large block in place instead of holding the old and the new copy at once.
+    private static func allocateNodes(_ capacity: Int) -> UnsafeMutablePointer<JSONNode> {
+        guard let memory = malloc(capacity * MemoryLayout<JSONNode>.stride) else {
+            // Memory exhaustion, not bad input: Swift's own allocations stop the same way.
+            preconditionFailure("BackstopJSON: out of memory for \(capacity) tape entries")
+        }
+        return memory.bindMemory(to: JSONNode.self, capacity: capacity)
+    }
 
     /// Copies borrowed bytes into the document, for a decoder or container that a model
     /// kept to decode from later (Foundation's `JSONDecoder` allows that too).
@@ -116,7 +128,7 @@ final class JSONDocument: @unchecked Sendable {
 
     deinit {
         ownedBytes?.deallocate()
-        nodes.deallocate()
+        free(nodes)
     }
 
     @inline(__always)
@@ -129,10 +141,10 @@ final class JSONDocument: @unchecked Sendable {
 
     private func grow() {
         let newCapacity = capacity * 2
-        let newNodes = UnsafeMutablePointer<JSONNode>.allocate(capacity: newCapacity)
-        newNodes.moveInitialize(from: nodes, count: count)
-        nodes.deallocate()
-        nodes = newNodes
+        guard let memory = realloc(nodes, newCapacity * MemoryLayout<JSONNode>.stride) else {
+            preconditionFailure("BackstopJSON: out of memory for \(newCapacity) tape entries")
+        }
+        nodes = memory.bindMemory(to: JSONNode.self, capacity: newCapacity)
         capacity = newCapacity
     }
 
