@@ -16,7 +16,7 @@ final class DecoderState: Decoder {
     private let root: DecoderState?
     @exclusivity(unchecked) var typeKinds = TypeKindCache()
     private var hints: UnsafeMutablePointer<KeyHint>?
-    static let hintSlots = 1024
+    private var hintCount = 0
 
     init(document: JSONDocument, options: DecodingOptions, index: Int = 0, path: [PathComponent] = [], root: DecoderState? = nil) {
         self.document = document
@@ -24,7 +24,6 @@ final class DecoderState: Decoder {
         self.index = index
         self.path = path
         self.root = root
-        self.path.reserveCapacity(16)
     }
 
     deinit { hints?.deallocate() }
@@ -82,11 +81,14 @@ final class DecoderState: Decoder {
     /// document's order, so starting where the previous lookup ended finds most keys first try.
     @inline(__always)
     func hintSlot(depth: Int) -> UnsafeMutablePointer<KeyHint>? {
-        guard depth < Self.hintSlots else { return nil }
-        if let hints { return hints + depth }
-        let slots = UnsafeMutablePointer<KeyHint>.allocate(capacity: Self.hintSlots)
-        slots.initialize(repeating: KeyHint(object: -1, next: 0), count: Self.hintSlots)
+        if let hints { return depth < hintCount ? hints + depth : nil }
+        // One slot per level the document can nest, and a few for the paths super decoders add;
+        // deeper lookups simply go without a hint.
+        hintCount = document.maxDepth + 4
+        let slots = UnsafeMutablePointer<KeyHint>.allocate(capacity: hintCount)
+        slots.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCount)
         hints = slots
+        guard depth < hintCount else { return nil }
         return slots + depth
     }
 

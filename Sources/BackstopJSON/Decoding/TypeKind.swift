@@ -35,12 +35,17 @@ enum TypeKind {
 
 /// A small direct-mapped cache from type metadata to ``TypeKind``.
 struct TypeKindCache {
-    private static let size = 64
-    private var types = [UnsafeRawPointer?](repeating: nil, count: size)
-    private var kinds = [TypeKind](repeating: .model, count: size)
+    private static let size = 32
+    // Created on first use, so a decode that never asks costs nothing.
+    private var types: [UnsafeRawPointer?] = []
+    private var kinds: [TypeKind] = []
 
     @inline(__always)
     mutating func kind(of type: Any.Type) -> TypeKind {
+        if types.isEmpty {
+            types = [UnsafeRawPointer?](repeating: nil, count: Self.size)
+            kinds = [TypeKind](repeating: .model, count: Self.size)
+        }
         let identity = unsafeBitCast(type, to: UnsafeRawPointer.self)
         let slot = Int(bitPattern: UInt(bitPattern: Int(bitPattern: identity)) >> 4) & (Self.size - 1)
         if types[slot] == identity { return kinds[slot] }

@@ -102,6 +102,7 @@ struct JSONScanner {
                     document[container.index].aux = UInt32(document.count)
                 } else {
                     open.append(container)
+                    if open.count > document.maxDepth { document.maxDepth = open.count }
                     if container.isObject { try scanKey() }
                     continue nextValue
                 }
@@ -191,6 +192,7 @@ struct JSONScanner {
     /// unique, so objects that repeat a key are marked to be searched from the start,
     /// where the first occurrence wins as in Foundation.
     private mutating func hasRepeatedKey(object: Int, count: Int) -> Bool {
+        if count <= 8 { return hasRepeatedKeyAmongFew(object: object, count: count) }
         // Open addressing over the keys' hashes, in a table reused across objects.
         var capacity = 16
         while capacity < count * 2 { capacity <<= 1 }
@@ -222,6 +224,23 @@ struct JSONScanner {
         return repeated
     }
 
+    /// Small objects, the common case, compare every pair of keys: no table to allocate.
+    private func hasRepeatedKeyAmongFew(object: Int, count: Int) -> Bool {
+        var keys = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &keys) { raw in
+            let indices = raw.bindMemory(to: Int.self)
+            var key = object + 1
+            for position in 0..<count {
+                for earlier in 0..<position where document[indices[earlier]].aux == document[key].aux {
+                    if Self.sameKey(indices[earlier], key, in: document) { return true }
+                }
+                indices[position] = key
+                key = document.next(after: key + 1)
+            }
+            return false
+        }
+    }
+
     private static func sameKey(_ a: Int, _ b: Int, in document: JSONDocument) -> Bool {
         let left = document.raw(document[a])
         let right = document.raw(document[b])
@@ -244,7 +263,15 @@ struct JSONScanner {
                 let special = Self.zeroByteMask(word ^ 0x2222_2222_2222_2222)
                     | Self.zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
                     | ((word &- 0x2020_2020_2020_2020) & ~word)
-                if special & 0x8080_8080_8080_8080 != 0 { break }
+                let flagged = special & 0x8080_8080_8080_8080
+                if flagged != 0 {
+                    // The lowest flag is always real (false ones only sit above a real one):
+                    // jump straight to that byte.
+                    let skip = flagged.trailingZeroBitCount >> 3
+                    highBits |= word & ((1 &<< UInt64(skip &* 8)) &- 1)
+                    position += skip
+                    break
+                }
                 highBits |= word
                 position += 8
             }

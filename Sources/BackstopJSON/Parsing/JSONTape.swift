@@ -71,6 +71,8 @@ final class JSONDocument: @unchecked Sendable {
     private(set) var nodes: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
     private var capacity: Int
+    /// The deepest nesting of containers in the document.
+    var maxDepth = 0
     /// Byte offsets of trailing commas accepted by a lenient parse, with the container that held each.
     var trailingCommas: [(container: Int, offset: Int)] = []
 
