@@ -10,6 +10,8 @@ public struct ParsedJSON: @unchecked Sendable {
     private let document: JSONDocument
     /// The decoder whose policy, strategies and reporter apply to every part.
     public let decoder: ResilientJSONDecoder
+    /// The decoder's settings, frozen once for every part read from this document.
+    private let options: DecodingOptions
     /// Repairs made while parsing (trailing commas), rooted at the document.
     public let parsingRepairs: [Repair]
 
@@ -23,10 +25,11 @@ public struct ParsedJSON: @unchecked Sendable {
                 codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
         self.decoder = decoder
+        options = DecodingOptions(decoder)
         if document.trailingCommas.isEmpty {
             parsingRepairs = []
         } else {
-            let state = DecoderState(document: document, options: DecodingOptions(decoder))
+            let state = DecoderState(document: document, options: options)
             state.recordTrailingCommas()
             parsingRepairs = state.repairs
         }
@@ -62,7 +65,7 @@ public struct ParsedJSON: @unchecked Sendable {
     /// The value at `path` as a ``JSONValue``, or `nil` when there is none.
     public func value(at path: [String] = []) -> JSONValue? {
         guard let valueIndex = index(at: path) else { return nil }
-        let state = DecoderState(document: document, options: DecodingOptions(decoder), index: valueIndex)
+        let state = DecoderState(document: document, options: options, index: valueIndex)
         return try? JSONValue.decode(from: state, at: valueIndex, key: nil)
     }
 
@@ -82,7 +85,7 @@ public struct ParsedJSON: @unchecked Sendable {
             components.append(.key(StringKey(name)))
             current = next
         }
-        let state = DecoderState(document: document, options: DecodingOptions(decoder), index: current, path: components)
+        let state = DecoderState(document: document, options: options, index: current, path: components)
         let value = try state.decodeRoot(type)
         let repairs = state.repairs
         if !repairs.isEmpty, let reporter = decoder.reporter { reporter.report(repairs, decoding: type) }

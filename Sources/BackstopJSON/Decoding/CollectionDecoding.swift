@@ -49,7 +49,7 @@ extension DecoderState {
         let node = document[valueIndex]
         if node.kind == .array && node.length == 0 { return [] }
         var result: [S] = []
-        result.reserveCapacity(Int(document[valueIndex].length))
+        result.reserveCapacity(Int(node.length))
         try forEachElement(of: valueIndex, key, S.self) { element, position in
             result.append(try read(element, IndexKey(position)))
         }
@@ -65,44 +65,34 @@ extension DecoderState {
 
 extension Array: TapeDecodable where Element: Decodable {
     static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> [Element] {
+        // Arrays of the common scalars never get here: their own type kinds read them.
         let kind = state.typeKinds.kind(of: Element.self)
-        switch kind {
-        case .double:
-            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapFloat($0, Double.self, $1) }, to: [Element].self)
-        case .int:
-            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapInteger($0, Int.self, $1) }, to: [Element].self)
-        case .string:
-            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapString($0, $1) }, to: [Element].self)
-        case .int64:
-            return unsafeBitCast(try state.scalarArray(valueIndex, key) { try state.unwrapInteger($0, Int64.self, $1) }, to: [Element].self)
-        default:
-            // One loop, not a closure per element: generic code re-fetches the array's
-            // type metadata on every closure call.
-            let document = state.document
-            let array = try state.arrayIndex(at: valueIndex, key: key)
-            let count = Int(document[array].length)
-            let lossy = state.allows(.dropInvalidElements)
-            var result: [Element] = []
-            result.reserveCapacity(count)
-            try state.with(array, key.map { .key($0) }) {
-                var element = array + 1
-                for position in 0..<count {
-                    let next = document.next(after: element)
-                    if lossy {
-                        let mark = state.repairCount
-                        do {
-                            result.append(try state.element(Element.self, kind: kind, at: element, position: position))
-                        } catch where DecoderState.isAbsorbable(error) {
-                            state.recordLoss(element, Element.self, IndexKey(position), action: .dropped, error: error, mark: mark)
-                        }
-                    } else {
+        // One loop, not a closure per element: generic code re-fetches the array's
+        // type metadata on every closure call.
+        let document = state.document
+        let array = try state.arrayIndex(at: valueIndex, key: key)
+        let count = Int(document[array].length)
+        let lossy = state.allows(.dropInvalidElements)
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        try state.with(array, key.map { .key($0) }) {
+            var element = array + 1
+            for position in 0..<count {
+                let next = document.next(after: element)
+                if lossy {
+                    let mark = state.repairCount
+                    do {
                         result.append(try state.element(Element.self, kind: kind, at: element, position: position))
+                    } catch where DecoderState.isAbsorbable(error) {
+                        state.recordLoss(element, Element.self, IndexKey(position), action: .dropped, error: error, mark: mark)
                     }
-                    element = next
+                } else {
+                    result.append(try state.element(Element.self, kind: kind, at: element, position: position))
                 }
+                element = next
             }
-            return result
         }
+        return result
     }
 }
 
