@@ -1,0 +1,43 @@
+import Foundation
+
+/// An alert to show for a failure: its title, message and buttons in the user's language,
+/// and the error it came from.
+///
+/// Made by ``RecoveryPolicy/alert(for:locale:)``. Each value has its own ``id``, so an alert
+/// raised again after the user closed one is a new alert, not the old one coming back.
+/// Values are equal when every field is, the error included (compared as `Hashable`), so
+/// reducer tests can assert on them with `==`.
+public struct RecoveryAlert: Sendable, Identifiable, Equatable {
+    public let id: UUID
+    public var category: RecoveryCategory
+    public var title: String
+    public var message: String
+    /// The buttons, most likely choice first; titles are localized.
+    public var actions: [RecoveryAction]
+    /// How long the server asked clients to wait (its `Retry-After` header), when it said.
+    public var retryAfter: Duration?
+    /// The error the alert is about, usually an ``APIError``: cast it back to read it.
+    public let error: any Error & Hashable & Sendable
+
+    public init(id: UUID = UUID(), category: RecoveryCategory, title: String, message: String,
+                actions: [RecoveryAction], retryAfter: Duration? = nil, error: some Error & Hashable & Sendable) {
+        self.id = id
+        self.category = category
+        self.title = title
+        self.message = message
+        self.actions = actions
+        self.retryAfter = retryAfter
+        self.error = error
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id == rhs.id && lhs.showsSameAs(rhs) && AnyHashable(lhs.error) == AnyHashable(rhs.error)
+    }
+
+    /// Whether the user would see the same alert: same category, title, message, actions and
+    /// wait. Alerts raised together that show the same are merged into one.
+    func showsSameAs(_ other: Self) -> Bool {
+        category == other.category && title == other.title && message == other.message
+            && actions == other.actions && retryAfter == other.retryAfter
+    }
+}
