@@ -48,9 +48,13 @@ public final class RecoveryPresenter {
 
     /// Shows the alert for `error`, or queues or merges it; `retry` is what the alert's retry
     /// runs again. Cancelled errors show nothing.
+    ///
+    /// When `retry` fails again with an `APIError<General, Module>`, that error is presented
+    /// with the same `retry`. Any other error is taken for the networking stack's and
+    /// classified with ``TransportFailure/init(_:)``, so a cancelled retry shows nothing.
     public func present<General, Module>(
         _ error: APIError<General, Module>,
-        retry: (@MainActor @Sendable () async throws(APIError<General, Module>) -> Void)? = nil
+        retry: (@MainActor @Sendable () async throws -> Void)? = nil
     ) {
         guard let alert = policy.alert(for: error, locale: locale) else { return }
         var request: Int?
@@ -58,10 +62,12 @@ public final class RecoveryPresenter {
             request = nextOperation
             nextOperation += 1
             operations[nextOperation - 1] = { [weak self] in
-                do throws(APIError<General, Module>) {
+                do {
                     try await retry()
-                } catch {
+                } catch let error as APIError<General, Module> {
                     self?.present(error, retry: retry)
+                } catch {
+                    self?.present(APIError<General, Module>.transport(TransportFailure(error)), retry: retry)
                 }
             }
         }
