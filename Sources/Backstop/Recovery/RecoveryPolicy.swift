@@ -60,8 +60,7 @@ public struct RecoveryPolicy: Sendable {
         let title = (specific?.titleKey ?? general?.titleKey).flatMap { text(for: $0, languages) }
             ?? text(for: category.titleKey, languages) ?? category.fallbackTitle
         var message = (specific?.messageKey ?? general?.messageKey).flatMap { key in
-            catalog.message(for: key, languages: languages) ?? error.shownServerMessage
-                ?? catalog.message(for: key, languages: ["en"])
+            error.specificMessage(for: key, languages: languages, catalog: catalog)
         } ?? error.userMessage(locale: locale, catalog: catalog)
         var retryAfter: Duration?
         if case .http(let failure) = error { retryAfter = RetryAfter.duration(in: failure.headerFields) }
@@ -107,15 +106,5 @@ public struct RecoveryPolicy: Sendable {
         }
         let template = text(for: "alert.retryAfter.minutes", languages) ?? "You can try again in {minutes} minutes."
         return template.replacingOccurrences(of: "{minutes}", with: String((seconds + 59) / 60))
-    }
-}
-
-extension APIError {
-    /// The server's message as ``userMessage(locale:catalog:)`` would show it: trimmed, never empty.
-    var shownServerMessage: String? {
-        guard let message = serverMessage?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty else {
-            return nil
-        }
-        return message
     }
 }
