@@ -37,6 +37,7 @@ enum RecoveryArticle {
         var posts: @Sendable () async throws(FeedError) -> [Post]
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @MainActor
     @Observable
     final class FeedModel {
@@ -68,6 +69,7 @@ enum RecoveryArticle {
         func openSettings()
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @MainActor
     static func follow(_ presenter: RecoveryPresenter, with router: some Router) async {
         for await route in presenter.routes {
@@ -156,6 +158,7 @@ struct RecoveryArticleTests {
         var count = 0
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("the overrides of the article, installed as the standard policy")
     func overrides() throws {
         let previous = RecoveryPolicy.standard
@@ -180,6 +183,7 @@ struct RecoveryArticleTests {
             """)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("the presenter flow: fail offline, retry, fail, retry, succeed; routes reach the router")
     func presenterFlow() async throws {
         let presenter = RecoveryPresenter(policy: A.recovery, locale: Locale(identifier: "en"))
@@ -221,6 +225,7 @@ struct RecoveryArticleTests {
         #expect(screens.shown == ["signIn", "settings"])
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("the CommonError feature's test")
     func commonError() throws {
         let previous = RecoveryPolicy.standard

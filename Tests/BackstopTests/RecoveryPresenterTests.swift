@@ -25,12 +25,14 @@ struct RecoveryPresenterTests {
     let serverFailure = StudyGroupError.http(HTTPFailure(status: .internalServerError))
     let unauthorized = StudyGroupError.http(HTTPFailure(status: .unauthorized))
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     func makePresenter() -> RecoveryPresenter {
         RecoveryPresenter(policy: RecoveryPolicy(catalog: .builtIn, overrides: [
             .category(.offline): RecoveryOverride(actions: [.retry, .openSettings, .cancel]),
         ]), locale: Locale(identifier: "en"))
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("five parallel requests failing offline show one alert whose retry re-runs all five")
     func mergeAndRetry() async throws {
         let presenter = makePresenter()
@@ -48,6 +50,7 @@ struct RecoveryPresenterTests {
         #expect(presenter.alert == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a retry that fails again raises a fresh alert, merged, and does not run again on its own")
     func failsAgain() async throws {
         let presenter = makePresenter()
@@ -75,6 +78,7 @@ struct RecoveryPresenterTests {
         #expect(runs.pages.count == 5)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a retry that throws another error is classified as the networking stack's; a cancelled one shows nothing")
     func otherErrors() async throws {
         let presenter = makePresenter()
@@ -88,6 +92,7 @@ struct RecoveryPresenterTests {
         #expect(presenter.waitingAlerts.isEmpty)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("one alert at a time; the rest wait in order; stale dismissals are ignored")
     func queue() throws {
         let presenter = makePresenter()
@@ -109,6 +114,7 @@ struct RecoveryPresenterTests {
         #expect(presenter.waitingAlerts.isEmpty)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("cancelled requests show nothing")
     func cancelled() {
         let presenter = makePresenter()
@@ -117,6 +123,7 @@ struct RecoveryPresenterTests {
         #expect(presenter.alert == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("sign-in and app actions are published as routes, in order")
     func routes() async throws {
         let presenter = makePresenter()
@@ -134,6 +141,7 @@ struct RecoveryPresenterTests {
         #expect(await routes.next() == .appAction(settings.actions[1], from: settings))
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("operations of closed alerts are let go")
     func releasesOperations() throws {
         let presenter = makePresenter()
@@ -149,6 +157,7 @@ struct RecoveryPresenterTests {
         #expect(probe == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("observers are notified when an alert is shown, queued and closed")
     func observation() throws {
         let presenter = makePresenter()

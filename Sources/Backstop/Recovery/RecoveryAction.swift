@@ -40,7 +40,9 @@ public struct RecoveryAction: Sendable, Hashable, Identifiable {
         case destructive
     }
 
+    /// What choosing the action does, and its catalog key.
     public let id: ID
+    /// How the button is drawn; `nil` for a plain button.
     public var role: Role?
     /// The title: in the user's language once the action is part of a ``RecoveryAlert``,
     /// the English fallback before.

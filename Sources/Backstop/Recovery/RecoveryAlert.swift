@@ -8,9 +8,13 @@ import Foundation
 /// Values are equal when every field is, the error included (compared as `Hashable`), so
 /// reducer tests can assert on them with `==`.
 public struct RecoveryAlert: Sendable, Identifiable, Equatable {
+    /// New for every alert made, so SwiftUI and reducers tell a fresh alert from the one before.
     public let id: UUID
+    /// What kind of failure it is; merged alerts share it.
     public var category: RecoveryCategory
+    /// The title, in the user's language.
     public var title: String
+    /// What happened and what to do, in the user's language.
     public var message: String
     /// The buttons, most likely choice first; titles are localized.
     public var actions: [RecoveryAction]
@@ -19,6 +23,7 @@ public struct RecoveryAlert: Sendable, Identifiable, Equatable {
     /// The error the alert is about, usually an ``APIError``: cast it back to read it.
     public let error: any Error & Hashable & Sendable
 
+    /// An alert; usually made by ``RecoveryPolicy/alert(for:locale:)`` instead.
     public init(id: UUID = UUID(), category: RecoveryCategory, title: String, message: String,
                 actions: [RecoveryAction], retryAfter: Duration? = nil, error: some Error & Hashable & Sendable) {
         self.id = id

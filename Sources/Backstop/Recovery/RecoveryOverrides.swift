@@ -48,6 +48,7 @@ public struct RecoveryOverrides: Sendable, Equatable, ExpressibleByDictionaryLit
 
     private var entries: [Key: RecoveryOverride]
 
+    /// Overrides by what they apply to.
     public init(_ entries: [Key: RecoveryOverride] = [:]) {
         self.entries = entries
     }
@@ -56,6 +57,7 @@ public struct RecoveryOverrides: Sendable, Equatable, ExpressibleByDictionaryLit
         self.init(Dictionary(elements) { _, last in last })
     }
 
+    /// The override declared for `key` exactly, if any.
     public subscript(key: Key) -> RecoveryOverride? {
         get { entries[key] }
         set { entries[key] = newValue }

@@ -22,7 +22,9 @@ import Foundation
 /// - Actions: the override's, else the category's ``RecoveryCategory/defaultActions``, titled
 ///   from `alert.action.<id>`. An alert always has at least one action: ``RecoveryAction/dismiss``.
 public struct RecoveryPolicy: Sendable {
+    /// Where titles, messages and button titles come from.
     public var catalog: MessageCatalog
+    /// The app's changes per code, client reason and category.
     public var overrides: RecoveryOverrides
 
     /// A policy; the catalog defaults to ``MessageCatalog/standard`` as it is now.

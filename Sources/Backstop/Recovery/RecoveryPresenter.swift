@@ -14,6 +14,10 @@ import Observation
 /// that fails again raises a fresh alert rather than retrying on its own. Sign-in and
 /// app-defined actions are published on ``routes``. Choices for an alert that is no longer
 /// shown are ignored, so a SwiftUI binding that closes the alert after a button ran is harmless.
+///
+/// Observation needs macOS 14, iOS 17, tvOS 17 or watchOS 10 on Apple platforms; earlier
+/// systems use ``RecoveryReducer`` directly.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 @Observable
 public final class RecoveryPresenter {
@@ -30,6 +34,7 @@ public final class RecoveryPresenter {
     @ObservationIgnored private var operations: [Int: Operation] = [:]
     @ObservationIgnored private var nextOperation = 0
 
+    /// A presenter with no alert; `policy` defaults to ``RecoveryPolicy/standard`` as it is now.
     public init(policy: RecoveryPolicy = .standard, locale: Locale? = nil) {
         self.policy = policy
         self.locale = locale

@@ -4,6 +4,7 @@ extension RecoveryReducer {
         /// An alert with the requests its retry re-sends.
         public struct Entry: Equatable, Sendable {
             public var alert: RecoveryAlert
+            /// What its retry re-sends, each once, in the order they failed.
             public var requests: [Request]
 
             public init(alert: RecoveryAlert, requests: [Request] = []) {
