@@ -101,7 +101,7 @@ struct RecoveryLocalizationTests {
             .retryAfter: "Wed, 21 Oct 2015 07:27:00 GMT", .date: "Wed, 21 Oct 2015 07:28:00 GMT",
         ]))
         #expect(policy.alert(for: past)?.retryAfter == .zero)
-        for value in ["soon", "-5", "1.5", ""] {
+        for value in ["soon", "-5", "+5", "1.5", "", "99999999999999999999999"] {
             let error = StudyGroupError.http(HTTPFailure(status: .tooManyRequests, headerFields: [.retryAfter: value]))
             #expect(policy.alert(for: error)?.retryAfter == nil, "\(value)")
         }

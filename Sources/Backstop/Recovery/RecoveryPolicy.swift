@@ -100,7 +100,8 @@ public struct RecoveryPolicy: Sendable {
     /// "You can try again in 30 seconds." for waits long enough to mention; the role's and
     /// status's messages already ask for a moment's wait.
     private func waitSentence(_ wait: Duration, _ languages: [String]) -> String? {
-        let seconds = Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up))
+        // Retry-After counts whole seconds.
+        let seconds = Int(wait.components.seconds)
         guard seconds >= 5 else { return nil }
         if seconds < 120 {
             let template = text(for: "alert.retryAfter.seconds", languages) ?? "You can try again in {seconds} seconds."

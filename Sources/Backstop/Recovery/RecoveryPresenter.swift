@@ -64,9 +64,10 @@ public final class RecoveryPresenter {
         guard let alert = policy.alert(for: error, locale: locale) else { return }
         var request: Int?
         if let retry {
-            request = nextOperation
+            let id = nextOperation
             nextOperation += 1
-            operations[nextOperation - 1] = { [weak self] in
+            request = id
+            operations[id] = { [weak self] in
                 do {
                     try await retry()
                 } catch let error as APIError<General, Module> {

@@ -10,7 +10,10 @@ enum RetryAfter {
     /// no wait.
     static func duration(in fields: HTTPFields, now: Date = Date()) -> Duration? {
         guard let value = fields[.retryAfter]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if value.allSatisfy(\.isASCII), let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        if value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            // Too many digits to count is too long to wait for.
+            return Int(value).map { .seconds($0) }
+        }
         guard let date = httpDate(value) else { return nil }
         let sent = fields[.date].flatMap(httpDate) ?? now
         return .seconds(max(0, Int(date.timeIntervalSince(sent).rounded(.up))))
