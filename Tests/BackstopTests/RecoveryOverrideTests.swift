@@ -136,6 +136,20 @@ struct RecoveryOverrideTests {
         #expect(policy.alert(for: StudyGroupError.server(.module(.classNotFound, message: nil))) == nil)
     }
 
+    @Test("a failed token refresh, once the session layer names its reason, maps to sign-in with one entry")
+    func refreshFailure() throws {
+        let refreshFailed = ClientFailure.Reason("tokenRefreshFailed", code: 3)
+        let error = StudyGroupError.client(ClientFailure(refreshFailed, underlying: URLError(.badServerResponse)))
+        let policy = policy([.client(refreshFailed): RecoveryOverride(category: .unauthorized)])
+        let alert = try #require(policy.alert(for: error, locale: english))
+        #expect(alert.category == .unauthorized)
+        #expect(alert.title == "Sign In Required")
+        #expect(alert.actions.map(\.id) == [.signIn, .cancel])
+        // The code that reaches the user when no refresh could fix it maps there already.
+        #expect(StudyGroupError.server(.general(.tokenExpired, message: nil)).recoveryCategory == .unauthorized)
+        #expect(StudyGroupError.http(HTTPFailure(status: .unauthorized, code: 11001)).recoveryCategory == .unauthorized)
+    }
+
     @Test("keys no language has are ignored, never shown; no actions means OK")
     func missingKeys() throws {
         let policy = policy([.category(.forbidden): RecoveryOverride(titleKey: "alert.title.nowhere", messageKey: "nowhere", actions: [])])
