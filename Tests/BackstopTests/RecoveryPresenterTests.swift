@@ -93,6 +93,20 @@ struct RecoveryPresenterTests {
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("requests rate-limited together get one alert, whatever wait each was given")
+    func rateLimitedTogether() throws {
+        let presenter = makePresenter()
+        for seconds in [29, 30, 31] {
+            presenter.present(StudyGroupError.http(HTTPFailure(status: .tooManyRequests, headerFields: [.retryAfter: "\(seconds)"])))
+        }
+        presenter.present(StudyGroupError.server(.general(.rateLimited, message: nil)))
+        let alert = try #require(presenter.alert)
+        #expect(alert.message == "Too many requests. Please wait a moment and try again.\nYou can try again in 29 seconds.")
+        #expect(alert.retryAfter == .seconds(29))
+        #expect(presenter.waitingAlerts.isEmpty)
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("one alert at a time; the rest wait in order; stale dismissals are ignored")
     func queue() throws {
         let presenter = makePresenter()

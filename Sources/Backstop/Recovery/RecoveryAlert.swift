@@ -22,6 +22,8 @@ public struct RecoveryAlert: Sendable, Identifiable, Equatable {
     public var retryAfter: Duration?
     /// The error the alert is about, usually an ``APIError``: cast it back to read it.
     public let error: any Error & Hashable & Sendable
+    /// The message without the wait a rate-limited alert adds to it.
+    var messageWithoutWait: String
 
     /// An alert; usually made by ``RecoveryPolicy/alert(for:locale:)`` instead.
     public init(id: UUID = UUID(), category: RecoveryCategory, title: String, message: String,
@@ -33,16 +35,19 @@ public struct RecoveryAlert: Sendable, Identifiable, Equatable {
         self.actions = actions
         self.retryAfter = retryAfter
         self.error = error
+        messageWithoutWait = message
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.id == rhs.id && lhs.showsSameAs(rhs) && AnyHashable(lhs.error) == AnyHashable(rhs.error)
+        lhs.id == rhs.id && lhs.showsSameAs(rhs) && lhs.message == rhs.message && lhs.retryAfter == rhs.retryAfter
+            && AnyHashable(lhs.error) == AnyHashable(rhs.error)
     }
 
-    /// Whether the user would see the same alert: same category, title, message, actions and
-    /// wait. Alerts raised together that show the same are merged into one.
+    /// Whether the user would see the same alert, but for how long it asks them to wait: same
+    /// category, title, message and actions. Alerts raised together that show the same merge,
+    /// so requests rate-limited together get one alert although each got its own `Retry-After`.
     func showsSameAs(_ other: Self) -> Bool {
-        category == other.category && title == other.title && message == other.message
-            && actions == other.actions && retryAfter == other.retryAfter
+        category == other.category && title == other.title && messageWithoutWait == other.messageWithoutWait
+            && actions == other.actions
     }
 }

@@ -61,19 +61,20 @@ public struct RecoveryPolicy: Sendable {
 
         let title = (specific?.titleKey ?? general?.titleKey).flatMap { text(for: $0, languages) }
             ?? text(for: category.titleKey, languages) ?? category.fallbackTitle
-        var message = (specific?.messageKey ?? general?.messageKey).flatMap { key in
+        let message = (specific?.messageKey ?? general?.messageKey).flatMap { key in
             error.specificMessage(for: key, languages: languages, catalog: catalog)
         } ?? error.userMessage(locale: locale, catalog: catalog)
         var retryAfter: Duration?
         if case .http(let failure) = error { retryAfter = RetryAfter.duration(in: failure.headerFields) }
-        if category == .rateLimited, let retryAfter, let sentence = waitSentence(retryAfter, languages) {
-            message += "\n" + sentence
-        }
         let actions = specific?.actions ?? general?.actions ?? category.defaultActions
-        return RecoveryAlert(
+        var alert = RecoveryAlert(
             category: category, title: title, message: message,
             actions: (actions.isEmpty ? [.dismiss] : actions).map { $0.localized(languages: languages, catalog: catalog) },
             retryAfter: retryAfter, error: error)
+        if category == .rateLimited, let retryAfter, let sentence = waitSentence(retryAfter, languages) {
+            alert.message += "\n" + sentence
+        }
+        return alert
     }
 
     /// The keys of the overrides that can apply to `error`, most specific first.

@@ -5,8 +5,9 @@
 /// reducer forwards to ``reduce(_:_:)`` and turns the ``Effect`` into its own effects; its
 /// tests compare states with `==`. ``RecoveryPresenter`` runs on the same rules:
 /// - One alert is shown at a time; others wait in order.
-/// - An alert raised while one that shows the same (title, message, actions) is shown or
-///   waiting joins it: its request is added, once, and choosing retry re-sends them all.
+/// - An alert raised while one that shows the same (category, title, message, actions; a
+///   rate-limited alert's wait aside) is shown or waiting joins it: its request is added,
+///   once, and choosing retry re-sends them all.
 ///   The alert keeps the error it was first raised with.
 /// - Cancelled alerts are never shown.
 /// - Retry closes the alert and re-sends its requests; if they fail again the app raises a
