@@ -1,5 +1,3 @@
-import Foundation
-
 /// A button of a recovery alert: what it does, its role and its title.
 ///
 /// Backstop declares ``retry``, ``signIn``, ``cancel``, ``dismiss`` and ``confirm``. Apps
@@ -69,10 +67,10 @@ public struct RecoveryAction: Sendable, Hashable, Identifiable {
     /// The catalog key of the title: `alert.action.<id>`.
     var titleKey: String { "alert.action.\(id.rawValue)" }
 
-    /// This action titled in the language of `locale`, else in English, else with its own title.
-    func localized(languages: [String], catalog: MessageCatalog) -> RecoveryAction {
+    /// This action titled by the catalog text `lookup` finds for its key, else by its own title.
+    func titled(by lookup: (String) -> String?) -> RecoveryAction {
         var action = self
-        action.title = catalog.message(for: titleKey, languages: languages + ["en"]) ?? title
+        action.title = lookup(titleKey) ?? title
         return action
     }
 }

@@ -69,7 +69,7 @@ public struct RecoveryPolicy: Sendable {
         let actions = specific?.actions ?? general?.actions ?? category.defaultActions
         var alert = RecoveryAlert(
             category: category, title: title, message: message,
-            actions: (actions.isEmpty ? [.dismiss] : actions).map { $0.localized(languages: languages, catalog: catalog) },
+            actions: (actions.isEmpty ? [.dismiss] : actions).map { $0.titled { text(for: $0, languages) } },
             retryAfter: retryAfter, error: error)
         if category == .rateLimited, let retryAfter, let sentence = waitSentence(retryAfter, languages) {
             alert.message += "\n" + sentence
