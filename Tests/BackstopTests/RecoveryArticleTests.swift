@@ -10,6 +10,13 @@ enum RecoveryArticle {
     typealias StudyGroupCode = Article.StudyGroupCode
     typealias AppError = Article.AppError
 
+    static func makeAnAlert() -> RecoveryAlert? {
+        let offline = AppError<NoModuleCodes>.transport(TransportFailure(.offline))
+        let alert = RecoveryPolicy.standard.alert(for: offline)
+        // alert?.title == "You're Offline", alert?.actions.map(\.id) == [.retry, .cancel]
+        return alert
+    }
+
     static let recovery = RecoveryPolicy(
         catalog: .builtIn.merging(MessageCatalog([
             "en": ["alert.title.maintenance": "Back Soon"],
@@ -156,6 +163,15 @@ struct RecoveryArticleTests {
 
     @MainActor final class Calls {
         var count = 0
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("make an alert with the standard policy")
+    func makeAnAlert() throws {
+        let alert = try #require(A.makeAnAlert())
+        #expect(alert.category == .offline)
+        #expect(alert.actions.map(\.id) == [.retry, .cancel])
+        #expect(alert.error as? A.AppError<NoModuleCodes> == .transport(TransportFailure(.offline)))
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
