@@ -15,6 +15,9 @@ extension TapeDecodable {
 extension DecoderState {
     /// Calls `body` with each element's tape index and position, dropping those that throw
     /// when the policy allows.
+    ///
+    /// Arrays of scalars come through here, so like `Array`'s loop it spells out what
+    /// `absorbingLoss` does rather than pass it a closure per element (canada.json: 3.8%).
     @inline(__always)
     func forEachElement(
         of valueIndex: Int, _ key: (any CodingKey)?, _ type: Any.Type,
@@ -27,7 +30,12 @@ extension DecoderState {
             for position in 0..<Int(document[array].length) {
                 let next = document.next(after: element)
                 if lossy {
-                    try absorbingLoss(of: element, type, IndexKey(position), .dropped) { try body(element, position) }
+                    let mark = repairCount
+                    do {
+                        try body(element, position)
+                    } catch where DecoderState.isAbsorbable(error) {
+                        giveUp(element, type, IndexKey(position), .dropped, error, since: mark)
+                    }
                 } else {
                     try body(element, position)
                 }

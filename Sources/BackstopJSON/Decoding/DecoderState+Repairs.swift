@@ -51,7 +51,7 @@ extension DecoderState {
     }
 
     /// The catch of ``absorbingLoss(of:_:_:_:under:_:)``: rolls back the repairs made since
-    /// `mark` and records the loss. Only `Array`'s element loop calls it directly.
+    /// `mark` and records the loss. Only the element loops of arrays call it directly.
     @inline(never)
     func giveUp(
         _ valueIndex: Int, _ type: Any.Type, _ key: (any CodingKey)?, _ action: Repair.Action, _ error: any Error,

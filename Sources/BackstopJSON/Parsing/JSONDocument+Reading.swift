@@ -134,8 +134,8 @@ extension JSONDocument {
 
     // The lossless coercions of `DecodingPolicy` applied to a value as written, whatever the
     // policy: the decoder asks for them when its policy allows, the property wrappers and
-    // Backstop's envelope reader always. Escaped strings are never number or bool text, as
-    // Foundation compares raw bytes for its non-conforming float strings too.
+    // Backstop's envelope reader always. They read the bytes as written, so an escaped
+    // string (`"\u0034\u0032"`) is never number or bool text.
 
     /// ``DecodingPolicy/boolsFromNumbersAndStrings``: `1`, `0`, `"1"`, `"0"`, `"true"`, `"false"`.
     func coercedBool(_ valueIndex: Int) -> Bool? {
