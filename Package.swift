@@ -11,9 +11,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // 1.16: InMemoryLogging (tests assert on logs with it) on every platform we support.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // Tests only: diffs of large values when a comparison fails.
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     ],
     targets: [
         // Foundation only: apps that just want the decoder pay for nothing else.
@@ -41,11 +44,16 @@ let package = Package(
             dependencies: [
                 "BackstopJSON",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
             ]
         ),
         .testTarget(
             name: "BackstopTests",
-            dependencies: ["Backstop", "BackstopJSON"]
+            dependencies: [
+                "Backstop",
+                "BackstopJSON",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
         ),
     ]
 )

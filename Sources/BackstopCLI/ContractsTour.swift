@@ -22,7 +22,8 @@ enum ContractsTour {
 
     /// Backend B: `{"code":200,"msg":"OK","data":{…}}`.
     static let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
-    /// Backend C: like A, but a failure moves the message to `result.message`.
+    /// Backend C: `{"statusCode":200,"message":"success","result":{"data":{…}}}`; a failure
+    /// moves the message to `result.message`.
     static let backendC = EnvelopeContract(
         code: "statusCode", message: ["message", "result.message"], payload: "result.data", success: .codes([200]))
 

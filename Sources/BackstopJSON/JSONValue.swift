@@ -117,11 +117,13 @@ extension JSONValue: TapeDecodable {
                 next += 1
                 continue
             }
-            let mark = state.repairCount
-            do {
-                frames[top].add(try scalar(state, next, childKey), named: name)
-            } catch where lossy && DecoderState.isAbsorbable(error) {
-                state.recordLoss(next, JSONValue.self, childKey, action: .dropped, error: error, mark: mark)
+            let child = next
+            if lossy {
+                try state.absorbingLoss(of: child, JSONValue.self, childKey, .dropped) {
+                    frames[top].add(try scalar(state, child, childKey), named: name)
+                }
+            } else {
+                frames[top].add(try scalar(state, child, childKey), named: name)
             }
             next += 1
         }

@@ -5,8 +5,12 @@ import Foundation
 /// Envelope contracts use it to read a status code and message and then decode only the
 /// payload, without parsing the body twice. Errors and repairs of a part carry paths
 /// rooted at the document (`$.result.data.id`), not at the part.
+///
+/// One `ParsedJSON` may be read and decoded from many tasks at once: parsing finishes the
+/// document, and every read or decode after that only reads it.
 public struct ParsedJSON: @unchecked Sendable {
-    // The document is immutable after parsing; sharing it across tasks is safe.
+    // Unchecked because `JSONDocument` is a class over raw memory; nothing writes to it
+    // once `JSONScanner` has finished (absent members read a `null` built while parsing).
     private let document: JSONDocument
     /// The decoder whose policy, strategies and reporter apply to every part.
     public let decoder: ResilientJSONDecoder
@@ -35,38 +39,31 @@ public struct ParsedJSON: @unchecked Sendable {
         }
     }
 
-    /// The tape index of the value at `path`, following object members by name.
-    private func index(at path: [String]) -> Int? {
-        var current = 0
-        for name in path {
-            let node = document[current]
-            guard node.kind == .object else { return nil }
-            var keyIndex = current + 1
-            var found: Int?
-            for _ in 0..<Int(node.length) {
-                if found == nil, String(decoding: document.raw(document[keyIndex]), as: UTF8.self) == name
-                    || (document[keyIndex].flags.contains(.escaped)
-                        && (try? JSONString.unescape(document.raw(document[keyIndex])).get()) == name) {
-                    found = keyIndex + 1
-                }
-                keyIndex = document.next(after: keyIndex + 1)
-            }
-            guard let found else { return nil }
-            current = found
-        }
-        return current
-    }
-
     /// The kind of value at `path` (member names from the root), or ``JSONKind/missing``.
     public func kind(at path: [String] = []) -> JSONKind {
-        index(at: path).map { document[$0].jsonKind } ?? .missing
+        document.index(at: path).map { document[$0].jsonKind } ?? .missing
     }
 
     /// The value at `path` as a ``JSONValue``, or `nil` when there is none.
     public func value(at path: [String] = []) -> JSONValue? {
-        guard let valueIndex = index(at: path) else { return nil }
+        guard let valueIndex = document.index(at: path) else { return nil }
         let state = DecoderState(document: document, options: options, index: valueIndex)
         return try? JSONValue.decode(from: state, at: valueIndex, key: nil)
+    }
+
+    // Backstop's envelope reader applies the lenient policy's coercions to envelope fields
+    // whatever the decoder's policy, to the values as written.
+
+    /// The value at `path` as a `Bool` by ``DecodingPolicy/boolsFromNumbersAndStrings``, with what was found.
+    package func coercedBool(at path: [String]) -> (value: Bool, found: Repair.Found)? {
+        guard let valueIndex = document.index(at: path) else { return nil }
+        return document.coercedBool(valueIndex).map { ($0, document.found(valueIndex)) }
+    }
+
+    /// The value at `path` as an `Int` by ``DecodingPolicy/numbersFromStrings``, with what was found.
+    package func coercedInteger(at path: [String]) -> (value: Int, found: Repair.Found)? {
+        guard let valueIndex = document.index(at: path) else { return nil }
+        return document.coercedInteger(valueIndex, as: Int.self).map { ($0, document.found(valueIndex)) }
     }
 
     /// Decodes the value at `path` as `type`, with repairs whose paths start at the document root.
@@ -77,7 +74,7 @@ public struct ParsedJSON: @unchecked Sendable {
         var components: [PathComponent] = []
         var current = 0
         for name in path {
-            guard let next = index(at: components.map { $0.codingKey.stringValue } + [name]) else {
+            guard document[current].kind == .object, let next = document.member(named: name, in: current) else {
                 let codingPath = components.map(\.codingKey)
                 throw DecodingError.keyNotFound(StringKey(name), DecodingError.Context(
                     codingPath: codingPath, debugDescription: "No value associated with key \"\(name)\"."))

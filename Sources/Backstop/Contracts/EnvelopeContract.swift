@@ -14,9 +14,10 @@ import HTTPTypes
 ///                                 payload: "result.data", success: .codes([200]))
 /// ```
 ///
-/// Envelope fields are read tolerantly under every decoding policy: a code sent as `"200"`
-/// is the code 200, and a flag sent as `1` or `"true"` is `true`; each such coercion is
-/// reported as a repair. The policy governs the payload.
+/// Envelope fields are read tolerantly under every decoding policy, by the coercion rules of
+/// `DecodingPolicy.lenient`: a code sent as `"200"` is the code 200, and a flag sent as `1`
+/// or `"true"` is `true`; each such coercion is reported as a repair. The policy governs the
+/// payload.
 public struct EnvelopeContract: ResponseContract, Hashable {
     /// What makes a response a success.
     public enum Success: Sendable, Hashable {
@@ -118,12 +119,9 @@ public struct EnvelopeContract: ResponseContract, Hashable {
         case .integer(let number)?:
             if let value = Int(exactly: number) { return RawServerCode(value) }
         case .string(let text)? where !text.isEmpty:
-            let code = RawServerCode(text)
-            if code.intValue != nil {
-                repairs.append(Repair(path: codePath.jsonPath, expected: "Int",
-                                      found: Repair.Found(kind: .string, excerpt: "\"\(text)\""), action: .coerced))
-            }
-            return code
+            guard let (number, found) = body.coercedInteger(at: codePath.members) else { return RawServerCode(text) }
+            repairs.append(Repair(path: codePath.jsonPath, expected: "Int", found: found, action: .coerced))
+            return RawServerCode(number)
         case .string?:
             throw DecodingFailure(.code, at: codePath, .missing, detail: "the code is an empty string", in: body)
         case .null?:
@@ -138,28 +136,20 @@ public struct EnvelopeContract: ResponseContract, Hashable {
     }
 
     private func readFlag(at path: EnvelopePath, in body: ParsedJSON, repairs: inout [Repair]) throws(DecodingFailure) -> Bool {
-        let flag: Bool
-        let written: String
-        switch body.value(at: path.members) {
-        case .bool(let value)?:
-            return value
-        case .integer(let number)? where number == 0 || number == 1:
-            flag = number == 1
-            written = String(number)
-        case .string(let text)? where ["true", "false", "1", "0"].contains(text):
-            flag = text == "true" || text == "1"
-            written = "\"\(text)\""
-        case .null?:
+        switch body.kind(at: path.members) {
+        case .bool:
+            return body.value(at: path.members) == .bool(true)
+        case .null:
             throw DecodingFailure(.successFlag, at: path, .null, in: body)
-        case nil:
+        case .missing:
             throw DecodingFailure(.successFlag, at: path, .missing, in: body)
-        default:
-            throw DecodingFailure(.successFlag, at: path, .wrongType,
-                                  detail: "expected a boolean, found \(body.kind(at: path.members))", in: body)
+        case let kind:
+            guard let (flag, found) = body.coercedBool(at: path.members) else {
+                throw DecodingFailure(.successFlag, at: path, .wrongType, detail: "expected a boolean, found \(kind)", in: body)
+            }
+            repairs.append(Repair(path: path.jsonPath, expected: "Bool", found: found, action: .coerced))
+            return flag
         }
-        repairs.append(Repair(path: path.jsonPath, expected: "Bool",
-                              found: Repair.Found(kind: body.kind(at: path.members), excerpt: written), action: .coerced))
-        return flag
     }
 
     private func readMessage(in body: ParsedJSON) -> String? {

@@ -1,11 +1,12 @@
 import BackstopJSON
 import Logging
 
-/// A ``RepairReporter`` that writes each repair to a swift-log `Logger` at `warning`.
+/// A `RepairReporter` (from BackstopJSON) that writes each repair to a swift-log `Logger`
+/// at `warning`.
 ///
-/// Backstop's client installs one by default, so a backend that breaks its contract shows
-/// up in the logs without anyone asking. Each repair is one log line with its path,
-/// expected type, what was found and what was done, as metadata too.
+/// Set it as a decoder's reporter (`ResilientJSONDecoder(reporter: LoggingRepairReporter())`)
+/// so that a backend that breaks its contract shows up in the logs. Each repair is one log
+/// line with its path, expected type, what was found and what was done, as metadata too.
 public struct LoggingRepairReporter: RepairReporter {
     public let logger: Logger
     public let level: Logger.Level

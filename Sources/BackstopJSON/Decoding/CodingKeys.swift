@@ -28,6 +28,20 @@ enum PathComponent {
     case key(any CodingKey)
     case index(Int)
 
+    /// The position in an array that this step stands for, or `nil` for an object member.
+    ///
+    /// Other decoders (Foundation's, for the property wrappers) give array positions as keys
+    /// named `Index N` with an `intValue`; that spelling is recognised here and nowhere else.
+    var arrayPosition: Int? {
+        switch self {
+        case .index(let position): return position
+        case .key(let key as IndexKey): return key.index
+        case .key(let key):
+            guard let position = key.intValue, key.stringValue == "Index \(position)" else { return nil }
+            return position
+        }
+    }
+
     var codingKey: any CodingKey {
         switch self {
         case .key(let key): key

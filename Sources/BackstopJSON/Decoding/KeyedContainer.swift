@@ -33,7 +33,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var keys: [Key] = []
         // Objects that may repeat a key list it once, as Foundation's dictionary of members does.
         var seen: Set<String>? = state.document[object].flags.contains(.slowKeys) ? [] : nil
-        forEachMember { keyIndex, _ in
+        state.document.forEachMember(of: object) { keyIndex, _ in
             guard let text = try? state.string(state.document[keyIndex], nil), let key = Key(stringValue: text) else { return }
             if seen?.insert(text).inserted == false { return }
             keys.append(key)
@@ -45,15 +45,6 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     // MARK: Lookup
 
-    private func forEachMember(_ body: (_ keyIndex: Int, _ valueIndex: Int) -> Void) {
-        let document = state.document
-        var keyIndex = object + 1
-        for _ in 0..<Int(document[object].length) {
-            body(keyIndex, keyIndex + 1)
-            keyIndex = document.next(after: keyIndex + 1)
-        }
-    }
-
     /// The tape index of the value for `key`, or `nil` when the object has no such member.
     @inline(__always)
     func find(_ key: Key) -> Int? {
@@ -62,7 +53,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let node = document[object]
         if node.length == 0 { return nil }
         var name = key.stringValue
-        if node.flags.contains(.slowKeys) { return findDecoded(name) }
+        if node.flags.contains(.slowKeys) { return document.member(named: name, in: object) }
         return name.withUTF8 { find(utf8: $0, in: node) }
     }
 
@@ -101,21 +92,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    /// Lookup for objects with escaped or repeated keys: decoded comparison, first match wins.
-    private func findDecoded(_ name: String) -> Int? {
-        var result: Int?
-        forEachMember { keyIndex, valueIndex in
-            guard result == nil, let text = try? state.string(state.document[keyIndex], nil), text == name else { return }
-            result = valueIndex
-        }
-        return result
-    }
-
     private static func convertKeys(state: DecoderState, object: Int, path: [PathComponent]) throws -> [String: Int] {
         var result: [String: Int] = [:]
         let document = state.document
-        var keyIndex = object + 1
-        for _ in 0..<Int(document[object].length) {
+        try document.forEachMember(of: object) { keyIndex, valueIndex in
             let raw = try state.string(document[keyIndex], nil)
             let converted: String
             switch state.options.keyStrategy {
@@ -123,8 +103,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             case .convertFromSnakeCase: converted = SnakeCase.camelCased(raw)
             case .custom(let convert): converted = convert(path.map(\.codingKey) + [StringKey(raw)]).stringValue
             }
-            if result[converted] == nil { result[converted] = keyIndex + 1 }
-            keyIndex = document.next(after: keyIndex + 1)
+            if result[converted] == nil { result[converted] = valueIndex }
         }
         return result
     }
@@ -177,13 +156,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try scoped {
             guard let valueIndex = find(key), state.document[valueIndex].kind != .null else { return nil }
             guard state.allows(.nilInvalidOptionals) else { return try read(valueIndex) }
-            let mark = state.repairCount
-            do {
-                return try read(valueIndex)
-            } catch where DecoderState.isAbsorbable(error) {
-                state.recordLoss(valueIndex, T.self, key, action: .setToNil, error: error, mark: mark)
-                return nil
-            }
+            return try state.absorbingLoss(of: valueIndex, T.self, key, .setToNil) { try read(valueIndex) }
         }
     }
 
@@ -291,44 +264,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func find(superKey name: String) -> Int? {
-        guard let key = Key(stringValue: name) else { return findDecoded(name) }
+        guard let key = Key(stringValue: name) else { return state.document.member(named: name, in: object) }
         return find(key)
     }
 
     /// A decoder for one member; a missing member reads as `null`, as in Foundation.
     private func superDecoder(named key: any CodingKey, at valueIndex: Int?) throws -> any Decoder {
-        let target = valueIndex ?? state.document.appendDetachedNull()
-        return DecoderState(
-            document: state.document, options: state.options, index: target,
-            path: (ownPath ?? state.path) + [.key(key)], root: state.rootState)
-    }
-}
-
-extension JSONDocument {
-    /// A `null` outside the document's tree, for decoders of absent members.
-    func appendDetachedNull() -> Int {
-        append(JSONNode(kind: .null, flags: [], start: 0, length: 0, aux: 0))
-    }
-}
-
-/// Foundation's `convertFromSnakeCase`, character for character.
-enum SnakeCase {
-    static func camelCased(_ key: String) -> String {
-        guard !key.isEmpty, let firstNonUnderscore = key.firstIndex(where: { $0 != "_" }) else { return key }
-        var lastNonUnderscore = key.index(before: key.endIndex)
-        while lastNonUnderscore > firstNonUnderscore && key[lastNonUnderscore] == "_" {
-            key.formIndex(before: &lastNonUnderscore)
-        }
-        let keyRange = firstNonUnderscore...lastNonUnderscore
-        let leading = key[key.startIndex..<firstNonUnderscore]
-        let trailing = key[key.index(after: lastNonUnderscore)...]
-        let components = key[keyRange].split(separator: "_")
-        let joined: String
-        if components.count == 1 {
-            joined = String(key[keyRange])
-        } else {
-            joined = ([components[0].lowercased()] + components[1...].map { $0.capitalized }).joined()
-        }
-        return String(leading) + joined + String(trailing)
+        state.superDecoder(at: valueIndex ?? state.document.detachedNull, path: (ownPath ?? state.path) + [.key(key)])
     }
 }

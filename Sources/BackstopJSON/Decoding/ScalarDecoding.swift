@@ -8,9 +8,9 @@ extension DecoderState {
     func unwrapString(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> String {
         let node = document[valueIndex]
         if node.kind == .string { return try string(node, key) }
-        if node.kind == .number && allows(.stringsFromNumbers) {
+        if allows(.stringsFromNumbers), let text = document.coercedString(valueIndex) {
             recordCoercion(valueIndex, to: String.self, key)
-            return String(decoding: document.raw(node), as: UTF8.self)
+            return text
         }
         if node.kind == .null { throw valueNotFound(String.self, key) }
         throw typeMismatch(String.self, at: valueIndex, key)
@@ -19,9 +19,9 @@ extension DecoderState {
     /// The text of a string node, unescaping when needed.
     @inline(__always)
     func string(_ node: JSONNode, _ key: (any CodingKey)?) throws -> String {
-        let raw = document.raw(node)
-        if !node.flags.contains(.escaped) { return String(decoding: raw, as: UTF8.self) }
-        switch JSONString.unescape(raw) {
+        // The common case first, without building a `Result`.
+        if !node.flags.contains(.escaped) { return String(decoding: document.raw(node), as: UTF8.self) }
+        switch document.text(of: node) {
         case .success(let text): return text
         case .failure(let reason):
             throw DecodingError.dataCorrupted(context(key, "The given data was not valid JSON. \(reason)"))
@@ -40,22 +40,13 @@ extension DecoderState {
             if options.policy == .strict { break }
             throw valueNotFound(Bool.self, key)
         case .number, .string:
-            if allows(.boolsFromNumbersAndStrings), let value = boolText(document.raw(node)) {
+            if allows(.boolsFromNumbersAndStrings), let value = document.coercedBool(valueIndex) {
                 recordCoercion(valueIndex, to: Bool.self, key)
                 return value
             }
         default: break
         }
         throw typeMismatch(Bool.self, at: valueIndex, key)
-    }
-
-    private func boolText(_ raw: UnsafeBufferPointer<UInt8>) -> Bool? {
-        switch raw.count {
-        case 1: raw[0] == UInt8(ascii: "1") ? true : raw[0] == UInt8(ascii: "0") ? false : nil
-        case 4 where raw.elementsEqual("true".utf8): true
-        case 5 where raw.elementsEqual("false".utf8): false
-        default: nil
-        }
     }
 
     // MARK: Numbers
@@ -71,17 +62,9 @@ extension DecoderState {
             }
             throw numberDoesNotFit(raw, T.self, key)
         }
-        if node.kind == .string && allows(.numbersFromStrings) {
-            let raw = document.raw(node)
-            if !node.flags.contains(.escaped), let shape = JSONString.numberShape(raw) {
-                let value = shape.integer
-                    ? JSONNumber.integer(raw, negative: shape.negative, as: T.self)
-                    : JSONNumber.wholeNumber(raw, as: T.self)
-                if let value {
-                    recordCoercion(valueIndex, to: T.self, key)
-                    return value
-                }
-            }
+        if allows(.numbersFromStrings), let value = document.coercedInteger(valueIndex, as: T.self) {
+            recordCoercion(valueIndex, to: T.self, key)
+            return value
         }
         if node.kind == .null { throw valueNotFound(T.self, key) }
         throw typeMismatch(T.self, at: valueIndex, key)
@@ -103,34 +86,20 @@ extension DecoderState {
                 if text == negativeInfinity { return -.infinity }
                 if text == nan { return .nan }
             }
-            if allows(.numbersFromStrings) {
-                let raw = document.raw(node)
-                if !node.flags.contains(.escaped), JSONString.numberShape(raw) != nil,
-                   let value = JSONNumber.floatingPoint(raw, as: T.self) {
-                    recordCoercion(valueIndex, to: T.self, key)
-                    return value
-                }
+            if allows(.numbersFromStrings), let value = document.coercedFloat(valueIndex, as: T.self) {
+                recordCoercion(valueIndex, to: T.self, key)
+                return value
             }
         }
         if node.kind == .null { throw valueNotFound(T.self, key) }
         throw typeMismatch(T.self, at: valueIndex, key)
     }
 
-    /// Foundation reports numbers that do not fit with an empty coding path; strict mode
-    /// keeps that for identical errors, lenient mode gives the real path. Both name it in
-    /// the description.
-    func numberDoesNotFit(_ raw: UnsafeBufferPointer<UInt8>, _ type: Any.Type, _ key: (any CodingKey)?) -> DecodingError {
-        let text = String(decoding: raw, as: UTF8.self)
-        let description = "The given data was not valid JSON. Number \(text) at \(jsonPath(key)) does not fit in \(type)."
-        let codingPath: [any CodingKey] = options.policy == .strict ? [] : context(key, "").codingPath
-        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: description))
-    }
-
     func unwrapDecimal(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Decimal {
         let node = document[valueIndex]
         var coerced = false
         if node.kind == .string && allows(.numbersFromStrings) && !node.flags.contains(.escaped)
-            && JSONString.numberShape(document.raw(node)) != nil {
+            && Coercion.isNumber(document.raw(node)) {
             coerced = true
         } else if node.kind != .number {
             if node.kind == .null { throw valueNotFound(Decimal.self, key) }

@@ -12,6 +12,12 @@ struct SingleValueContainer: SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { state.document[index].kind == .null }
 
+    /// The value that `rule` reads from the node as written, with what was found, for the
+    /// property wrappers: the policy's coercions on ResilientJSONDecoder's own tape.
+    func coerced<Value>(_ rule: (JSONDocument, Int) -> Value?) -> (Value, Repair.Found)? {
+        rule(state.document, index).map { ($0, state.document.found(index)) }
+    }
+
     func decode(_ type: Bool.Type) throws -> Bool { try state.unwrapBool(index, nil) }
     func decode(_ type: String.Type) throws -> String { try state.unwrapString(index, nil) }
     func decode(_ type: Double.Type) throws -> Double { try state.unwrapFloat(index, type, nil) }

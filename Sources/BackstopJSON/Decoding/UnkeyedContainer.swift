@@ -109,17 +109,14 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         }
         if try decodeNil() { return nil }
         guard state.allows(.nilInvalidOptionals) else { return try decode(type) }
-        let mark = state.repairCount
         let valueIndex = element
         let key = IndexKey(currentIndex)
-        do {
-            return try decode(type)
-        } catch where DecoderState.isAbsorbable(error) {
-            scoped { state.recordLoss(valueIndex, T.self, key, action: .setToNil, error: error, mark: mark) }
-            element = state.document.next(after: valueIndex)
-            currentIndex = key.index + 1
-            return nil
+        if let value = try state.absorbingLoss(of: valueIndex, T.self, key, .setToNil, under: ownPath, { try decode(type) }) {
+            return value
         }
+        element = state.document.next(after: valueIndex)
+        currentIndex = key.index + 1
+        return nil
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
@@ -139,8 +136,6 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let path = (ownPath ?? state.path) + [PathComponent.index(currentIndex)]
-        return try next((any Decoder).self) { valueIndex, _, state in
-            DecoderState(document: state.document, options: state.options, index: valueIndex, path: path, root: state.rootState)
-        }
+        return try next((any Decoder).self) { valueIndex, _, state in state.superDecoder(at: valueIndex, path: path) }
     }
 }

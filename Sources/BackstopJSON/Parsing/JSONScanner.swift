@@ -22,6 +22,7 @@ struct JSONScanner {
     static func scan(_ document: JSONDocument, allowsTrailingCommas: Bool) throws(JSONParseError) {
         var scanner = JSONScanner(document: document, allowsTrailingCommas: allowsTrailingCommas)
         try scanner.scanDocument()
+        document.finishTape()
     }
 
     private init(document: JSONDocument, allowsTrailingCommas: Bool) {

@@ -2,20 +2,28 @@
 public enum JSONPath {
     /// The JSON path of a coding path; `$` for the root.
     public static func string(_ codingPath: [any CodingKey]) -> String {
+        string(codingPath.map { .key($0) })
+    }
+
+    /// The JSON path of `components`, then `key`: the one place paths become text.
+    static func string(_ components: [PathComponent], appending key: (any CodingKey)? = nil) -> String {
         var path = "$"
-        for key in codingPath { append(key, to: &path) }
+        for component in components { append(component, to: &path) }
+        if let key { append(.key(key), to: &path) }
         return path
     }
 
-    static func append(_ key: any CodingKey, to path: inout String) {
-        if let index = key.intValue, key.stringValue == "Index \(index)" {
-            path += "[\(index)]"
-        } else {
+    private static func append(_ component: PathComponent, to path: inout String) {
+        if let position = component.arrayPosition {
+            path += "["
+            path += String(position)
+            path += "]"
+        } else if case .key(let key) = component {
             appendMember(key.stringValue, to: &path)
         }
     }
 
-    static func appendMember(_ name: String, to path: inout String) {
+    private static func appendMember(_ name: String, to path: inout String) {
         if isIdentifier(name) {
             path += "."
             path += name

@@ -7,6 +7,9 @@ import Foundation
 
 /// A scalar that accepts the lossless alternatives of its type and defaults when absent or `null`.
 ///
+/// The alternatives are those of ``DecodingPolicy/lenient``, checked by the same code: a
+/// wrapped property coerces what a lenient decode would, under any decoder.
+///
 /// ```swift
 /// struct Product: Decodable {
 ///     @LenientScalar var id: Int          // 42, "42", missing → 0
@@ -44,16 +47,36 @@ extension LenientScalar: Encodable where Value: Encodable {
 }
 
 /// A scalar type that ``LenientScalar`` can read from the alternatives that lose nothing.
+///
+/// The standard scalars follow the rules of ``DecodingPolicy`` (``DecodingPolicy/numbersFromStrings``,
+/// ``DecodingPolicy/stringsFromNumbers``, ``DecodingPolicy/boolsFromNumbersAndStrings``), so a
+/// wrapped property accepts what the lenient policy accepts, and refuses what it refuses
+/// (`"+42"`, `"0x10"`, `"nan"`, `"inf"`), whichever decoder reads it.
 public protocol LenientScalarValue: DefaultDecodable {
     /// The value read from a representation other than the type's own, with what was found.
     static func coerce(from container: any SingleValueDecodingContainer) -> (Self, Repair.Found)?
 }
 
 extension LenientScalarValue where Self: LosslessStringConvertible {
-    /// Numbers: from a string that holds exactly a number.
+    /// Your own types: from a string that the type's `init?(_ description:)` accepts.
     public static func coerce(from container: any SingleValueDecodingContainer) -> (Self, Repair.Found)? {
-        guard let text = try? container.decode(String.self), let value = Self(text) else { return nil }
-        return (value, Repair.Found(kind: .string, excerpt: text.debugDescription))
+        WrapperRepair.coerce(fromString: container) { Self($0) }
+    }
+}
+
+extension LenientScalarValue where Self: FixedWidthInteger {
+    /// From a string that is exactly a JSON number with a whole value that fits (`"42"`, `"1e3"`).
+    public static func coerce(from container: any SingleValueDecodingContainer) -> (Self, Repair.Found)? {
+        if let ours = container as? SingleValueContainer { return ours.coerced { $0.coercedInteger($1, as: Self.self) } }
+        return WrapperRepair.coerce(fromString: container) { Coercion.integer($0, as: Self.self) }
+    }
+}
+
+extension LenientScalarValue where Self: BinaryFloatingPoint & LosslessStringConvertible {
+    /// From a string that is exactly a JSON number (`"12.5"`, `"-1e3"`; not `"nan"` or `"inf"`).
+    public static func coerce(from container: any SingleValueDecodingContainer) -> (Self, Repair.Found)? {
+        if let ours = container as? SingleValueContainer { return ours.coerced { $0.coercedFloat($1, as: Self.self) } }
+        return WrapperRepair.coerce(fromString: container) { Coercion.floatingPoint($0, as: Self.self) }
     }
 }
 
@@ -67,23 +90,24 @@ extension Float: LenientScalarValue {}
 
 extension Bool: LenientScalarValue {
     /// From `"true"`, `"false"`, `1`, `0`, `"1"` and `"0"`.
+    ///
+    /// Other decoders give a number's value, not its text, so there `1.0` counts as `1`.
     public static func coerce(from container: any SingleValueDecodingContainer) -> (Bool, Repair.Found)? {
+        if let ours = container as? SingleValueContainer { return ours.coerced { $0.coercedBool($1) } }
         if let number = try? container.decode(Int.self), number == 0 || number == 1 {
             return (number == 1, Repair.Found(kind: .number, excerpt: String(number)))
         }
-        guard let text = try? container.decode(String.self) else { return nil }
-        let found = Repair.Found(kind: .string, excerpt: text.debugDescription)
-        switch text {
-        case "true", "1": return (true, found)
-        case "false", "0": return (false, found)
-        default: return nil
-        }
+        return WrapperRepair.coerce(fromString: container) { Coercion.bool($0) }
     }
 }
 
 extension String: LenientScalarValue {
-    /// From a number, as its shortest text (`42`, `12.5`).
+    /// From a number, as written (`1.50e3` stays `"1.50e3"`).
+    ///
+    /// Other decoders give a number's value, not its text, so there it is the value's
+    /// shortest text (`"1500.0"`).
     public static func coerce(from container: any SingleValueDecodingContainer) -> (String, Repair.Found)? {
+        if let ours = container as? SingleValueContainer { return ours.coerced { $0.coercedString($1) } }
         if let number = try? container.decode(Int64.self) {
             return (String(number), Repair.Found(kind: .number, excerpt: String(number)))
         }
@@ -114,7 +138,7 @@ public struct LossyArray<Element: Decodable>: Decodable {
                 guard container.currentIndex > position else { throw error }
                 WrapperRepair.record(
                     Element.self, .array, "element \(position)", .dropped, in: decoder,
-                    at: decoder.codingPath + [ElementKey(position)], reason: DecoderState.summary(of: error))
+                    at: decoder.codingPath + [IndexKey(position)], reason: DecoderState.summary(of: error))
             }
         }
         wrappedValue = elements
@@ -122,14 +146,6 @@ public struct LossyArray<Element: Decodable>: Decodable {
 
     private struct SkippedValue: Decodable {
         init(from decoder: any Decoder) throws {}
-    }
-
-    private struct ElementKey: CodingKey {
-        let intValue: Int?
-        init(_ index: Int) { intValue = index }
-        init?(intValue: Int) { self.intValue = intValue }
-        init?(stringValue: String) { nil }
-        var stringValue: String { "Index \(intValue ?? 0)" }
     }
 }
 
@@ -201,6 +217,12 @@ extension KeyedDecodingContainer {
 
 /// Builds and delivers the repairs the wrappers make.
 enum WrapperRepair {
+    /// `rule` applied to the string another decoder reads, with that string as what was found.
+    static func coerce<Value>(fromString container: any SingleValueDecodingContainer, _ rule: (String) -> Value?) -> (Value, Repair.Found)? {
+        guard let text = try? container.decode(String.self), let value = rule(text) else { return nil }
+        return (value, Repair.Found(kind: .string, excerpt: text.debugDescription))
+    }
+
     static func record(
         _ type: Any.Type, _ kind: JSONKind, _ excerpt: String, _ action: Repair.Action, in decoder: any Decoder,
         at codingPath: [any CodingKey]? = nil, reason: String? = nil

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Set one on ``ResilientJSONDecoder/reporter``; it is called once per top-level decode
 /// that made at least one repair, after the value was decoded. Property wrappers used with
-/// other decoders reach the reporter stored under ``Foundation/CodingUserInfoKey/repairReporter``
+/// other decoders reach the reporter stored under ``Swift/CodingUserInfoKey/repairReporter``
 /// in the decoder's `userInfo`, one repair at a time.
 public protocol RepairReporter: Sendable {
     /// Called with the repairs made while decoding a value of `type`; never with an empty list.

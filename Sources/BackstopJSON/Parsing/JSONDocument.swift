@@ -1,65 +1,10 @@
 import Foundation
 
-/// The kind of a JSON value, as it appears in a document or as it was found in a repair.
-public enum JSONKind: String, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The key was not in the object at all.
-    case missing
-    case null
-    case bool
-    case number
-    case string
-    case array
-    case object
-
-    public var description: String { rawValue }
-}
-
-/// One parsed value of a document, in document order.
-///
-/// Containers are followed by their descendants, so a container's subtree is the
-/// contiguous range `index + 1 ..< end`; an object stores each key as a string node
-/// followed by its value.
-struct JSONNode {
-    enum Kind: UInt8 {
-        case null, `true`, `false`, number, string, array, object
-    }
-
-    struct Flags: OptionSet {
-        let rawValue: UInt8
-        /// String: contains at least one backslash escape.
-        static let escaped = Flags(rawValue: 1)
-        /// Number: no fraction and no exponent.
-        static let integer = Flags(rawValue: 2)
-        /// Number: starts with a minus sign.
-        static let negative = Flags(rawValue: 4)
-        /// Object: a key is escaped, repeated or not ASCII, so lookups must compare decoded keys from the start.
-        static let slowKeys = Flags(rawValue: 8)
-    }
-
-    var kind: Kind
-    var flags: Flags
-    /// Byte offset of the value; for strings, of the first byte after the opening quote.
-    var start: UInt32
-    /// Scalars: byte length (strings exclude the quotes). Containers: number of elements or members.
-    var length: UInt32
-    /// Containers: the index just past the last descendant. Keys: a hash of the raw key bytes.
-    var aux: UInt32
-
-    var jsonKind: JSONKind {
-        switch kind {
-        case .null: .null
-        case .true, .false: .bool
-        case .number: .number
-        case .string: .string
-        case .array: .array
-        case .object: .object
-        }
-    }
-}
-
 /// A parsed document: the UTF-8 bytes and the tape that indexes them.
 ///
-/// A class so that the decoder and every container can share it without copying. It
+/// A class so that the decoder and every container can share it without copying. Only
+/// the scanner writes to it; once ``finishTape()`` has run, decoding only reads it, so
+/// any number of decodes may share one document across threads. It
 /// either owns a copy of the bytes, or borrows the caller's bytes for the length of one
 /// decode and copies them only if a decoder outlives that decode (see ``keepBytes()``),
 /// so a one-shot decode never holds a second copy of its input.
@@ -75,6 +20,9 @@ final class JSONDocument: @unchecked Sendable {
     var maxDepth = 0
     /// Byte offsets of trailing commas accepted by a lenient parse, with the container that held each.
     var trailingCommas: [(container: Int, offset: Int)] = []
+    /// The index of a `null` outside the document's tree, which decoders of absent members
+    /// stand on, as Foundation's do; the tape's last entry once parsing is done.
+    private(set) var detachedNull = 0
 
     /// Something valid to point at for an empty document.
     nonisolated(unsafe) private static let noBytes: UnsafePointer<UInt8> = {
@@ -141,6 +89,11 @@ final class JSONDocument: @unchecked Sendable {
         return count - 1
     }
 
+    /// Ends parsing: adds the detached `null`, so that nothing appends to the tape after this.
+    func finishTape() {
+        detachedNull = append(JSONNode(kind: .null, flags: [], start: 0, length: 0, aux: 0))
+    }
+
     private func grow() {
         let newCapacity = capacity * 2
         guard let memory = realloc(nodes, newCapacity * MemoryLayout<JSONNode>.stride) else {
@@ -154,18 +107,5 @@ final class JSONDocument: @unchecked Sendable {
     subscript(index: Int) -> JSONNode {
         get { nodes[index] }
         set { nodes[index] = newValue }
-    }
-
-    /// The raw bytes of a scalar node (strings without their quotes).
-    @inline(__always)
-    func raw(_ node: JSONNode) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length))
-    }
-
-    /// The index of the value that follows the value at `index`.
-    @inline(__always)
-    func next(after index: Int) -> Int {
-        let node = nodes[index]
-        return node.kind == .array || node.kind == .object ? Int(node.aux) : index + 1
     }
 }

@@ -1,0 +1,76 @@
+/// The repair log of a decode: what was repaired, where, and the one way a broken value is
+/// given up on at a lossy boundary.
+extension DecoderState {
+    /// The JSON path of the current value, with `key` appended.
+    func jsonPath(_ key: (any CodingKey)?) -> String {
+        JSONPath.string(path, appending: key)
+    }
+
+    func record(_ repair: Repair) {
+        if let root { root.record(repair) } else { repairs.append(repair) }
+    }
+
+    var repairCount: Int { root?.repairCount ?? repairs.count }
+
+    /// Forgets repairs made inside a value that was then dropped or set to `nil` as a whole.
+    private func discardRepairs(from mark: Int) {
+        if let root { root.discardRepairs(from: mark) } else if repairs.count > mark { repairs.removeSubrange(mark...) }
+    }
+
+    func recordCoercion(_ valueIndex: Int, to type: Any.Type, _ key: (any CodingKey)?) {
+        record(Repair(path: jsonPath(key), expected: "\(type)", found: document.found(valueIndex), action: .coerced))
+    }
+
+    func recordDefault(_ type: Any.Type, _ key: (any CodingKey)?, missing: Bool) {
+        record(Repair(
+            path: jsonPath(key), expected: "\(type)",
+            found: Repair.Found(kind: missing ? .missing : .null, excerpt: missing ? "" : "null"),
+            action: missing ? .defaultedBecauseMissing : .defaultedBecauseNull))
+    }
+
+    /// A lossy boundary: runs `body`, which decodes the value at `valueIndex`; when it throws
+    /// an error that may be absorbed, rolls back the repairs made inside it, records that the
+    /// value was given up on (`action`) and returns `nil`.
+    ///
+    /// Collections pass a `body` that keeps the element itself and returns nothing: binding
+    /// an optional of a generic element would cost a metadata lookup per element. `path` is
+    /// the path the value's `key` is under, when it is not the decoder's own (containers
+    /// opened with `nestedUnkeyedContainer`).
+    @inline(__always) @discardableResult
+    func absorbingLoss<R>(
+        of valueIndex: Int, _ type: Any.Type, _ key: (any CodingKey)?, _ action: Repair.Action,
+        under path: [PathComponent]? = nil, _ body: () throws -> R
+    ) rethrows -> R? {
+        let mark = repairCount
+        do {
+            return try body()
+        } catch where Self.isAbsorbable(error) {
+            giveUp(valueIndex, type, key, action, error, since: mark, under: path)
+            return nil
+        }
+    }
+
+    /// The catch of ``absorbingLoss(of:_:_:_:under:_:)``: rolls back the repairs made since
+    /// `mark` and records the loss. Only the element loops of arrays call it directly.
+    @inline(never)
+    func giveUp(
+        _ valueIndex: Int, _ type: Any.Type, _ key: (any CodingKey)?, _ action: Repair.Action, _ error: any Error,
+        since mark: Int, under path: [PathComponent]? = nil
+    ) {
+        discardRepairs(from: mark)
+        let location = path.map { JSONPath.string($0, appending: key) } ?? jsonPath(key)
+        record(Repair(path: location, expected: "\(type)", found: document.found(valueIndex), action: action, reason: Self.summary(of: error)))
+    }
+
+    /// Whether an error may be absorbed by a lossy boundary: data errors, not cancellation.
+    static func isAbsorbable(_ error: any Error) -> Bool { !(error is CancellationError) }
+
+    func recordTrailingCommas() {
+        for (container, _) in document.trailingCommas {
+            let node = document[container]
+            record(Repair(
+                path: JSONPath.string(document.path(to: container)), expected: node.kind == .array ? "array" : "object",
+                found: Repair.Found(kind: node.jsonKind, excerpt: ","), action: .ignoredTrailingComma))
+        }
+    }
+}

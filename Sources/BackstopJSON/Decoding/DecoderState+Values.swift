@@ -1,0 +1,72 @@
+import Foundation
+
+/// Dispatch: every value of a decode goes through here, by its type's ``TypeKind``.
+extension DecoderState {
+    /// Decodes the root value.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        try decodeValue(type, kind: typeKinds.kind(of: type), at: index, component: nil, key: nil)
+    }
+
+    /// Decodes the value at `valueIndex`, reached from the current value through `component`.
+    @inline(__always)
+    func decodeNested<T: Decodable>(_ type: T.Type, at valueIndex: Int, component: PathComponent, key: any CodingKey) throws -> T {
+        try decodeValue(type, kind: typeKinds.kind(of: type), at: valueIndex, component: component, key: key)
+    }
+
+    /// Decodes a value of a type whose ``TypeKind`` is known.
+    ///
+    /// Scalars are read straight from the tape for speed, the types Foundation treats
+    /// specially (Date, Data, URL, Decimal) as Foundation does, collections element by
+    /// element so broken ones can be dropped, and everything else by its own `init(from:)`
+    /// with `component` on the path. Returns `T` itself, never `T?`: building an optional
+    /// of a generic type costs a metadata lookup per value.
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, kind: TypeKind, at valueIndex: Int, component: PathComponent?, key: (any CodingKey)?
+    ) throws -> T {
+        switch kind {
+        // `type`, not `T`: decoding `Employee.self as Person.Type` must build an `Employee`.
+        case .model: return try with(valueIndex, component) { try type.init(from: self) }
+        case .string: return unsafeBitCast(try unwrapString(valueIndex, key), to: T.self)
+        case .int: return unsafeBitCast(try unwrapInteger(valueIndex, Int.self, key), to: T.self)
+        case .double: return unsafeBitCast(try unwrapFloat(valueIndex, Double.self, key), to: T.self)
+        case .bool: return unsafeBitCast(try unwrapBool(valueIndex, key), to: T.self)
+        case .float: return unsafeBitCast(try unwrapFloat(valueIndex, Float.self, key), to: T.self)
+        case .int64: return unsafeBitCast(try unwrapInteger(valueIndex, Int64.self, key), to: T.self)
+        case .stringArray: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapString($0, $1) }, to: T.self)
+        case .intArray: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapInteger($0, Int.self, $1) }, to: T.self)
+        case .doubleArray: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapFloat($0, Double.self, $1) }, to: T.self)
+        case .int64Array: return unsafeBitCast(try scalarArray(valueIndex, key) { try unwrapInteger($0, Int64.self, $1) }, to: T.self)
+        case .collection, .date, .data, .url, .decimal:
+            return try decodeLessCommon(type, kind: kind, at: valueIndex, key: key)
+        }
+    }
+
+    /// Collections and Foundation types, kept out of ``decodeValue(_:kind:at:component:key:)``
+    /// because the temporary allocation below makes its caller look up `Result<T, Error>`'s
+    /// metadata on every call, whichever case runs.
+    @inline(never)
+    private func decodeLessCommon<T: Decodable>(_ type: T.Type, kind: TypeKind, at valueIndex: Int, key: (any CodingKey)?) throws -> T {
+        switch kind {
+        case .collection(let collection):
+            // The collection initializes the memory as itself, which is `T`: no dynamic cast.
+            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+                let slot = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
+                try collection.decode(from: self, at: valueIndex, key: key, into: slot)
+                return slot.assumingMemoryBound(to: T.self).move()
+            }
+        case .date: return try special(unwrapDate(valueIndex, key), as: T.self)
+        case .data: return try special(unwrapData(valueIndex, key), as: T.self)
+        case .url: return try special(unwrapURL(valueIndex, key), as: T.self)
+        case .decimal: return try special(unwrapDecimal(valueIndex, key), as: T.self)
+        default: return try decodeValue(type, kind: kind, at: valueIndex, component: nil, key: key)
+        }
+    }
+
+    /// `value` as `T`, which the type kind says it is.
+    private func special<V, T>(_ value: V, as type: T.Type) throws -> T {
+        guard let value = value as? T else {
+            throw DecodingError.typeMismatch(T.self, context(nil, "Expected \(T.self), decoded \(V.self)"))
+        }
+        return value
+    }
+}

@@ -1,0 +1,42 @@
+/// One parsed value of a document, in document order.
+///
+/// Containers are followed by their descendants, so a container's subtree is the
+/// contiguous range `index + 1 ..< end`; an object stores each key as a string node
+/// followed by its value.
+struct JSONNode {
+    enum Kind: UInt8 {
+        case null, `true`, `false`, number, string, array, object
+    }
+
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// String: contains at least one backslash escape.
+        static let escaped = Flags(rawValue: 1)
+        /// Number: no fraction and no exponent.
+        static let integer = Flags(rawValue: 2)
+        /// Number: starts with a minus sign.
+        static let negative = Flags(rawValue: 4)
+        /// Object: a key is escaped, repeated or not ASCII, so lookups must compare decoded keys from the start.
+        static let slowKeys = Flags(rawValue: 8)
+    }
+
+    var kind: Kind
+    var flags: Flags
+    /// Byte offset of the value; for strings, of the first byte after the opening quote.
+    var start: UInt32
+    /// Scalars: byte length (strings exclude the quotes). Containers: number of elements or members.
+    var length: UInt32
+    /// Containers: the index just past the last descendant. Keys: a hash of the raw key bytes.
+    var aux: UInt32
+
+    var jsonKind: JSONKind {
+        switch kind {
+        case .null: .null
+        case .true, .false: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+}
