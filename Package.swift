@@ -8,12 +8,18 @@ let package = Package(
         .library(name: "BackstopJSON", targets: ["BackstopJSON"]),
         .library(name: "Backstop", targets: ["Backstop"]),
         .executable(name: "backstop", targets: ["BackstopCLI"]),
+        // BadBackend: a misbehaving server for tests and demos; never a dependency of Backstop.
+        .library(name: "BadBackend", targets: ["BadBackend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // BadBackend only (server side); apps that import Backstop never build these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // Foundation only: apps that just want the decoder pay for nothing else.
@@ -33,7 +39,17 @@ let package = Package(
             dependencies: [
                 "BackstopJSON",
                 "Backstop",
+                "BadBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // BadBackend: heavy server packages stay in this target and the ones that test with it.
+        .target(
+            name: "BadBackend",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -46,6 +62,16 @@ let package = Package(
         .testTarget(
             name: "BackstopTests",
             dependencies: ["Backstop", "BackstopJSON"]
+        ),
+        // BadBackend over real loopback HTTP, and `backstop check` in-process.
+        .testTarget(
+            name: "BadBackendTests",
+            dependencies: [
+                "BadBackend",
+                "BackstopCLI",
+                "Backstop",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
     ]
 )
