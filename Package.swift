@@ -41,6 +41,7 @@ let package = Package(
                 "Backstop",
                 "BadBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.

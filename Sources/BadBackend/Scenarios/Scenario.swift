@@ -33,6 +33,22 @@ public enum Scenario: Sendable, Hashable {
     /// The HTTP statuses ``httpStatus(_:)`` serves.
     public static let httpStatuses = [401, 403, 404, 408, 429, 500, 502, 503, 504]
 
+    /// The message of ``httpStatus(_:)``'s envelope: the status's reason phrase.
+    static func reasonPhrase(of status: Int) -> String {
+        switch status {
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "HTTP \(status)"
+        }
+    }
+
     /// Every scenario, in the order `GET /scenarios` lists them.
     public static let all: [Scenario] =
         Dirt.allCases.map(Scenario.dirty)

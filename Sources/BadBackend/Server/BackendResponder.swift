@@ -50,7 +50,7 @@ struct BackendResponder: HTTPResponder {
             return context.failure(status, code: entry.scenario?.businessCode ?? 0, message: entry.scenario?.message ?? "").response
         case .httpStatus(let code)?:
             let status = HTTPResponse.Status(code: code)
-            var answer = context.failure(status, code: code * 100, message: status.reasonPhrase)
+            var answer = context.failure(status, code: code * 100, message: Scenario.reasonPhrase(of: code))
             if let retryAfter = query.get("retryAfter") ?? (code == 429 ? "1" : nil) {
                 answer.headers[.retryAfter] = String(retryAfter)
             }
