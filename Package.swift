@@ -71,6 +71,9 @@ let package = Package(
                 "BadBackend",
                 "BackstopCLI",
                 "Backstop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
