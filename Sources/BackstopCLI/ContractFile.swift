@@ -31,16 +31,25 @@ struct ContractFile {
     }
 
     static let help = """
-        A contract file is JSON describing the envelope:
-          {"code": "statusCode", "message": ["message", "result.message"],
-           "payload": "result.data", "success": {"codes": [200]}, "acceptedStatuses": [200, 299]}
-        code: where the business code is (member names joined by dots); not needed when
-          success is "httpStatus".
-        message: a path, or a list of paths tried in order, where the message may be.
-        payload: where the payload is on success; "" or left out for the whole body.
-        success: {"codes": [200, "OK"]}, {"flag": "path.to.bool"}, or "httpStatus".
-        acceptedStatuses: first and last HTTP status whose bodies are envelopes (default [200, 299]).
-        Any other member is an error.
+        CONTRACT FILES
+        A contract file is JSON describing the envelope, for example:
+          {
+            "code": "statusCode",
+            "message": ["message", "result.message"],
+            "payload": "result.data",
+            "success": {"codes": [200]},
+            "acceptedStatuses": [200, 299]
+          }
+        code      where the business code is, member names joined by dots;
+                  not needed when success is "httpStatus".
+        message   a path, or a list of paths tried in order, to the message.
+        payload   where the payload is on success; "" or left out: the body.
+        success   {"codes": [200, "OK"]}, {"flag": "path.to.bool"},
+                  or "httpStatus" for a backend without envelopes.
+        acceptedStatuses
+                  first and last HTTP status whose bodies are envelopes;
+                  [200, 299] when left out.
+        Any other member is an error, so a misspelt name is caught.
         """
 
     private static let members: Set = ["code", "message", "payload", "success", "acceptedStatuses"]

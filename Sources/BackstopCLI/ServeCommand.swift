@@ -19,11 +19,34 @@ struct ServeCommand: AsyncParsableCommand {
             from other machines and prints a warning. --fault-rate gives requests that name no \
             scenario a random fault; the same --seed replays the same faults. Stop it with \
             Ctrl-C (SIGINT) or SIGTERM.
+
+            RESOURCES
+            \(Self.resources)
+
+            SCENARIOS
+            \(Self.scenarios)
+
+            Query items: failures=N applies a scenario to the first N attempts only; \
+            status=NNN sends a business code with that HTTP status; retryAfter=S sets \
+            Retry-After on http-429 and http-503.
             """
     )
 
+    private static let resources = """
+        GET  /<style>/products, /<style>/products/<id>, /<style>/study-groups/<id>
+        GET  /<style>/account (needs a bearer token from sign-in)
+        POST /<style>/auth/sign-in, /<style>/auth/refresh {"refreshToken": "…"}
+        """
+
+    /// Every scenario name by group, from the catalogue itself so the help never falls behind.
+    private static var scenarios: String {
+        Scenario.Group.allCases.map { group in
+            "\(group.rawValue): " + Scenario.all.filter { $0.group == group }.map(\.name).joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+
     @Option(help: "The address to bind; anything but loopback prints a warning.")
-    var host = BadBackend.Configuration.loopback
+    var host = "127.0.0.1"
 
     @Option(help: "The port to bind; 0 picks a free one, which is printed.")
     var port = 0
@@ -40,6 +63,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else {
+            FileHandle.standardError.write(Data("backstop serve: BadBackend needs macOS 14 or later\n".utf8))
+            throw ExitCode(2)
+        }
+        try await serve()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private func serve() async throws {
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         let faults = faultRate > 0 ? RandomFaults(rate: faultRate, seed: seed) : nil
         let backend = BadBackend(configuration: .init(host: host, port: port, randomFaults: faults))

@@ -3,6 +3,7 @@ import Clocks
 import Foundation
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Auth: short-lived tokens on an injected clock")
 struct AuthTests {
     static func signIn(_ url: URL) async throws -> (access: String, refresh: String) {
@@ -12,6 +13,7 @@ struct AuthTests {
         return (access, refresh)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Sign-in issues numbered tokens with their lifetime")
     func signIn() async throws {
         try await withBackend(.init(accessTokenLifetime: .seconds(90))) { _, url in
@@ -20,6 +22,7 @@ struct AuthTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The account needs a token; a missing or unknown one is 401 with sign-in required")
     func account() async throws {
         try await withBackend { _, url in
@@ -35,6 +38,7 @@ struct AuthTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A token expires when the clock passes its lifetime: the token-expired code in a 200")
     func expiryAsCode() async throws {
         let clock = TestClock()
@@ -53,6 +57,7 @@ struct AuthTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Or, configured so, a 401 carrying the token-expired code")
     func expiryAs401() async throws {
         let clock = TestClock()
@@ -65,6 +70,7 @@ struct AuthTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Refresh rotates the tokens: the new access token works, the old refresh token does not")
     func refresh() async throws {
         let clock = TestClock()
@@ -82,6 +88,7 @@ struct AuthTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Refresh can be told to fail")
     func refreshFails() async throws {
         try await withBackend(.init(refresh: .fails)) { backend, url in
@@ -95,6 +102,7 @@ struct AuthTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Refresh can be told to be slow, on the server's clock")
     func refreshSlow() async throws {
         let clock = TestClock()

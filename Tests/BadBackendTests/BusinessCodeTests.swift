@@ -1,10 +1,12 @@
 import BadBackend
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Business codes: general, study group and unknown")
 struct BusinessCodeTests {
     static let businessScenarios = Scenario.all.filter { $0.businessCode != nil }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Each code in a 200 failure envelope", arguments: businessScenarios)
     func inAnOKEnvelope(scenario: Scenario) async throws {
         try await withBackend { _, url in
@@ -16,6 +18,7 @@ struct BusinessCodeTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The same code with an HTTP error when asked")
     func withAnHTTPError() async throws {
         try await withBackend { _, url in
@@ -32,6 +35,7 @@ struct BusinessCodeTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The catalogue has the seed's codes")
     func codes() {
         #expect(GeneralCode.tokenExpired.rawValue == 11001)

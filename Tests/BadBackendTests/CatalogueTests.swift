@@ -5,8 +5,10 @@ import FoundationNetworking
 #endif
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("GET /scenarios")
 struct CatalogueTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Lists every style, resource, scenario and query item, and the configuration")
     func catalogue() async throws {
         let configuration = BadBackend.Configuration(randomFaults: RandomFaults(rate: 0.25, seed: 9))
@@ -24,6 +26,7 @@ struct CatalogueTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Every listed example answers as its scenario says")
     func examples() async throws {
         try await withBackend { _, url in

@@ -5,6 +5,7 @@ import BadBackend
 import Foundation
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("backstop check")
 struct CheckCommandTests {
     /// Writes `text` to a fresh temporary file and returns its path.
@@ -18,6 +19,7 @@ struct CheckCommandTests {
         try await CheckCommand.parse(arguments).report()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A payload: its shape, and the repairs of the envelope")
     func payload() async throws {
         let path = try Self.file(#"{"code":"200","msg":"OK","data":{"id":"7","name":"Room 12","tags":["a","b"]}}"#)
@@ -31,6 +33,7 @@ struct CheckCommandTests {
         ])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A business failure: C's broken shape still gives code and message")
     func businessFailure() async throws {
         let path = try Self.file(#"{"statusCode":403,"result":{"message":"您的帳號權限不足"}}"#)
@@ -39,6 +42,7 @@ struct CheckCommandTests {
         #expect(report.lines.dropFirst() == [#"business failure: code 403, message "您的帳號權限不足""#, "repairs: none"])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("An HTTP error, and a body that breaks the contract")
     func httpErrorAndBrokenContract() async throws {
         let envelope = try Self.file(#"{"code":50300,"msg":"busy","data":null}"#)
@@ -51,6 +55,7 @@ struct CheckCommandTests {
         #expect(broken.lines.dropFirst().first?.hasPrefix("contract broken: ") == true)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A contract file describes an EnvelopeContract")
     func contractFile() async throws {
         let contract = try Self.file(#"{"code":"errno","message":"errstr","payload":"body","success":{"codes":[0,"OK"]},"acceptedStatuses":[200,201]}"#)
@@ -64,6 +69,7 @@ struct CheckCommandTests {
         #expect(plain == .noEnvelope)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Bad contract files say what is wrong in one line", arguments: [
         (#"[]"#, "a contract file is a JSON object"),
         (#"{"code":"c","success":{"codes":[200]},"payloud":"data"}"#, "unknown member 'payloud'"),
@@ -83,6 +89,7 @@ struct CheckCommandTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Unreadable files and unreachable URLs are one clear line")
     func unreadable() async throws {
         let body = try Self.file("{}")
@@ -101,6 +108,7 @@ struct CheckCommandTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Bad flags are refused before anything is read")
     func badFlags() {
         #expect(throws: (any Error).self) { try CheckCommand.parse(["x.json"]) }
@@ -112,6 +120,7 @@ struct CheckCommandTests {
         #expect(ServeCommand.helpMessage().contains("--fault-rate"))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A URL on BadBackend: what an app would see of each style", arguments: EnvelopeStyle.allCases)
     func url(style: EnvelopeStyle) async throws {
         try await withBackend { _, url in

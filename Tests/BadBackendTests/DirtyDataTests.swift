@@ -1,8 +1,10 @@
 import BadBackend
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Dirty data on demand")
 struct DirtyDataTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Numbers and flags as strings")
     func numbersAsStrings() async throws {
         try await withBackend { _, url in
@@ -15,6 +17,7 @@ struct DirtyDataTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A field null and another missing")
     func nullsAndMissingFields() async throws {
         try await withBackend { _, url in
@@ -26,6 +29,7 @@ struct DirtyDataTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Enum values no client knows")
     func unknownEnumValues() async throws {
         try await withBackend { _, url in
@@ -38,6 +42,7 @@ struct DirtyDataTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("One broken array element among good ones")
     func brokenArrayElement() async throws {
         try await withBackend { _, url in

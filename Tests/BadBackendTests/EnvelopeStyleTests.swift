@@ -1,10 +1,12 @@
 import BadBackend
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Envelope styles A, B and C over HTTP")
 struct EnvelopeStyleTests {
     static let product = #"{"id":1,"name":"iPhone 17","price":999.5,"inStock":true,"stock":12,"category":"phone","tags":["new","5g"]}"#
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Success: each style wraps the same product its own way")
     func success() async throws {
         try await withBackend { _, url in
@@ -21,6 +23,7 @@ struct EnvelopeStyleTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Failure: A and B keep their shape, C breaks it")
     func failure() async throws {
         try await withBackend { _, url in
@@ -35,6 +38,7 @@ struct EnvelopeStyleTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Every resource answers in every style", arguments: EnvelopeStyle.allCases)
     func resources(style: EnvelopeStyle) async throws {
         try await withBackend { _, url in
@@ -50,6 +54,7 @@ struct EnvelopeStyleTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Paths outside the routes are a 404 that names the catalogue, not an envelope")
     func unknownPaths() async throws {
         try await withBackend { _, url in

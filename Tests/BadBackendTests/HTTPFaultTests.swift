@@ -6,8 +6,10 @@ import FoundationNetworking
 #endif
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("HTTP faults and broken responses")
 struct HTTPFaultTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Each error status with an envelope whose code is the status times 100", arguments: Scenario.httpStatuses)
     func status(code: Int) async throws {
         try await withBackend { _, url in
@@ -19,6 +21,7 @@ struct HTTPFaultTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Retry-After: 1 on 429 unless told, and on 503 only when told")
     func retryAfter() async throws {
         try await withBackend { _, url in
@@ -31,6 +34,7 @@ struct HTTPFaultTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A proxy's HTML page, an empty body, a truncated body and a wrong content type")
     func brokenBodies() async throws {
         try await withBackend { _, url in
@@ -57,6 +61,7 @@ struct HTTPFaultTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A connection closed mid-body is a transport error, not an answer")
     func connectionClosedMidBody() async throws {
         try await withBackend { backend, url in
@@ -70,6 +75,7 @@ struct HTTPFaultTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A slow answer waits for the server's clock, not the wall clock")
     func slow() async throws {
         let clock = TestClock()

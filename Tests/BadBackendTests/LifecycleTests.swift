@@ -7,8 +7,10 @@ import Logging
 import ServiceLifecycle
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Starting and stopping")
 struct LifecycleTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Port 0 binds a free loopback port; after stopping, connections are refused")
     func startAndStop() async throws {
         let backend = BadBackend()
@@ -23,6 +25,7 @@ struct LifecycleTests {
         await #expect(throws: BadBackend.NotListening.self) { _ = try await backend.listening() }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Runs in a ServiceGroup and stops on graceful shutdown")
     func serviceGroup() async throws {
         let backend = BadBackend()
@@ -37,6 +40,7 @@ struct LifecycleTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A port already taken: run fails and listening says why")
     func portTaken() async throws {
         try await withBackend { _, url in
@@ -46,6 +50,7 @@ struct LifecycleTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Only loopback hosts count as loopback")
     func loopback() {
         #expect(BadBackend.Configuration().bindsLoopbackOnly)

@@ -5,11 +5,13 @@ import FoundationNetworking
 #endif
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Faults at random, replayed from a seed")
 struct RandomFaultTests {
     static let paths = (1...3).flatMap { id in ["/b/products/\(id)", "/a/study-groups/\(id)", "/c/products"] }
 
     /// Sends the same requests, twice each, and returns what the server chose for each.
+    @available(macOS 14, iOS 17, tvOS 17, *)
     static func run(seed: UInt64, rate: Double) async throws -> [String] {
         try await withBackend(.init(randomFaults: RandomFaults(rate: rate, seed: seed))) { backend, url in
             for path in paths + paths {
@@ -20,6 +22,7 @@ struct RandomFaultTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The same seed gives the same faults in a new run")
     func replay() async throws {
         let first = try await Self.run(seed: 42, rate: 0.5)
@@ -29,6 +32,7 @@ struct RandomFaultTests {
         #expect(first.contains { $0.hasSuffix("clean") })
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The choice depends on seed, method, path and attempt only, never on order")
     func pure() {
         let faults = RandomFaults(rate: 0.5, seed: 7)
@@ -39,6 +43,7 @@ struct RandomFaultTests {
         #expect(forward != other)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The rate holds: none at 0, all at 1, about half at 0.5; only faults from the random list")
     func rate() {
         let draws = 2_000
@@ -53,6 +58,7 @@ struct RandomFaultTests {
         #expect(!chosen.contains(.slow))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Sign-in, refresh and the catalogue are never faulted")
     func authIsSpared() async throws {
         try await withBackend(.init(randomFaults: RandomFaults(rate: 1, seed: 1))) { backend, url in
@@ -68,6 +74,7 @@ struct RandomFaultTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("failures=N: the scenario for the first N attempts, then the clean answer")
     func failuresThenSuccess() async throws {
         try await withBackend { backend, url in

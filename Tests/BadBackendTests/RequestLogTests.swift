@@ -2,8 +2,10 @@ import BadBackend
 import Foundation
 import Testing
 
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("The request log")
 struct RequestLogTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Method, path with query, credential and attempt, in arrival order")
     func entries() async throws {
         try await withBackend { backend, url in
@@ -24,6 +26,7 @@ struct RequestLogTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Parallel requests are all logged, and attempts count up without gaps")
     func parallel() async throws {
         try await withBackend { backend, url in

@@ -51,6 +51,7 @@ enum HTTP {
 }
 
 /// Runs a fresh BadBackend on 127.0.0.1, port 0, around `body`, and stops it.
+@available(macOS 14, iOS 17, tvOS 17, *)
 func withBackend<Result>(
     _ configuration: BadBackend.Configuration = .init(),
     clock: some Clock<Duration> = ContinuousClock(),

@@ -2,6 +2,7 @@ import Foundation
 
 /// What `GET /scenarios` answers: every style, resource, scenario and query item, and how
 /// this server is configured.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct ScenarioCatalogue: Encodable {
     struct ResourceEntry: Encodable {
         let method: String

@@ -1,6 +1,7 @@
 import Hummingbird
 
 /// What one request's answer depends on: its route, its credentials and the server's state.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct AnswerContext {
     let backend: BadBackend
     let route: Route

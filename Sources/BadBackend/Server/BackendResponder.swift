@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Answers every request: reads the route, logs the request, then answers it as its scenario says.
+@available(macOS 14, iOS 17, tvOS 17, *)
 struct BackendResponder: HTTPResponder {
     let backend: BadBackend
 

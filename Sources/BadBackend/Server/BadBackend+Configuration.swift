@@ -1,3 +1,4 @@
+@available(macOS 14, iOS 17, tvOS 17, *)
 extension BadBackend {
     /// Where BadBackend listens and how it behaves when no scenario is named.
     public struct Configuration: Sendable {

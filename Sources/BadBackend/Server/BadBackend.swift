@@ -22,7 +22,9 @@ import ServiceLifecycle
 /// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup`, or use
 /// ``withRunning(_:)``, which starts it, waits until it listens and stops it gracefully.
 /// Each instance runs once. Token lifetimes and slow answers follow the clock given at
-/// init, so a test with a test clock never sleeps.
+/// init, so a test with a test clock never sleeps. Like Hummingbird 2, it needs macOS 14 or
+/// iOS 17 on Apple platforms.
+@available(macOS 14, iOS 17, tvOS 17, *)
 public final class BadBackend: Service, Sendable {
     public let configuration: Configuration
     /// Every request received, for tests to read.
@@ -112,6 +114,7 @@ public final class BadBackend: Service, Sendable {
 }
 
 /// Whether the server listens yet, for callers waiting for its address.
+@available(macOS 14, iOS 17, tvOS 17, *)
 private actor Listener {
     private var result: Swift.Result<URL, BadBackend.NotListening>?
     private var waiters: [CheckedContinuation<Swift.Result<URL, BadBackend.NotListening>, Never>] = []
