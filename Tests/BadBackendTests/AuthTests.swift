@@ -13,6 +13,10 @@ struct AuthTests {
         return (access, refresh)
     }
 
+    static func refresh(_ url: URL, _ refreshToken: String) async throws -> Fetched {
+        try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(refreshToken)"}"#)
+    }
+
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Sign-in issues numbered tokens with their lifetime")
     func signIn() async throws {
@@ -77,12 +81,12 @@ struct AuthTests {
         try await withBackend(.init(accessTokenLifetime: .seconds(60)), clock: clock) { _, url in
             let first = try await Self.signIn(url)
             await clock.advance(by: .seconds(120))
-            let refreshed = try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(first.refresh)"}"#)
+            let refreshed = try await Self.refresh(url, first.refresh)
             #expect(refreshed.value(at: "data.accessToken") as? String == "access-2")
             #expect(refreshed.value(at: "data.refreshToken") as? String == "refresh-2")
             let answer3 = try await HTTP.fetch(url, "/b/account", token: "access-2")
             #expect(answer3.status == 200)
-            let reused = try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(first.refresh)"}"#)
+            let reused = try await Self.refresh(url, first.refresh)
             #expect(reused.status == 401)
             #expect(reused.value(at: "code") as? Int == GeneralCode.signInRequired.rawValue)
         }
@@ -93,11 +97,11 @@ struct AuthTests {
     func refreshFails() async throws {
         try await withBackend(.init(refresh: .fails)) { backend, url in
             let tokens = try await Self.signIn(url)
-            let failed = try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(tokens.refresh)"}"#)
+            let failed = try await Self.refresh(url, tokens.refresh)
             #expect(failed.status == 401)
             #expect(failed.value(at: "code") as? Int == GeneralCode.signInRequired.rawValue)
             await backend.setRefreshBehaviour(.succeeds)
-            let succeeded = try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(tokens.refresh)"}"#)
+            let succeeded = try await Self.refresh(url, tokens.refresh)
             #expect(succeeded.value(at: "data.accessToken") as? String == "access-2")
         }
     }
@@ -110,7 +114,7 @@ struct AuthTests {
             let tokens = try await Self.signIn(url)
             await backend.setRefreshBehaviour(.slow)
             let answer = Task {
-                try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(tokens.refresh)"}"#)
+                try await Self.refresh(url, tokens.refresh)
             }
             let entries = await backend.requestLog.entries(atLeast: 2)
             #expect(entries.last?.credential == tokens.refresh)

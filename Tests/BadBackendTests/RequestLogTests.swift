@@ -13,7 +13,7 @@ struct RequestLogTests {
             _ = try await HTTP.fetch(url, "/b/products/1?lang=en", token: tokens.access)
             _ = try await HTTP.fetch(url, "/b/products/1", token: tokens.access)
             _ = try await HTTP.fetch(url, "/scenarios/http-503/a/products")
-            _ = try await HTTP.fetch(url, "/b/auth/refresh", method: "POST", json: #"{"refreshToken":"\#(tokens.refresh)"}"#)
+            _ = try await AuthTests.refresh(url, tokens.refresh)
             let entries = await backend.requestLog.entries
             #expect(entries == [
                 LoggedRequest(method: "POST", path: "/b/auth/sign-in", credential: nil, attempt: 1, scenario: nil),

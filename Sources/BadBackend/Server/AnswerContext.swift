@@ -14,6 +14,11 @@ struct AnswerContext {
         Answer(status: status, json: route.style.failure(code: code, message: message))
     }
 
+    /// A 401 whose envelope says the session is over.
+    private func signInRequired(_ message: String) -> Answer {
+        failure(.unauthorized, code: GeneralCode.signInRequired.rawValue, message: message)
+    }
+
     /// The resource the route names, with `dirt`, or the auth failure that stands in its way.
     ///
     /// A bearer token, when sent, must be valid for every resource; the account needs one.
@@ -26,7 +31,7 @@ struct AnswerContext {
                 let status: HTTPResponse.Status = backend.configuration.expiredToken == .unauthorized ? .unauthorized : .ok
                 return failure(status, code: GeneralCode.tokenExpired.rawValue, message: GeneralCode.tokenExpired.scenario.message)
             case .missing, .unknown:
-                return failure(.unauthorized, code: GeneralCode.signInRequired.rawValue, message: GeneralCode.signInRequired.scenario.message)
+                return signInRequired(GeneralCode.signInRequired.scenario.message)
             }
         }
         switch route.resource {
@@ -46,14 +51,14 @@ struct AnswerContext {
         case .refresh:
             switch await backend.tokens.refreshBehaviour {
             case .fails:
-                return failure(.unauthorized, code: GeneralCode.signInRequired.rawValue, message: "Refresh failed; please sign in")
+                return signInRequired("Refresh failed; please sign in")
             case .slow:
                 try await backend.clock.sleep(slowDeadline)
             case .succeeds:
                 break
             }
             guard let tokens = await backend.tokens.refresh(refreshToken) else {
-                return failure(.unauthorized, code: GeneralCode.signInRequired.rawValue, message: "Refresh token is not valid; please sign in")
+                return signInRequired("Refresh token is not valid; please sign in")
             }
             return Answer(json: style.success(SampleData.tokens(tokens, dirt)))
         }
