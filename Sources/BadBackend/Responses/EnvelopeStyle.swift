@@ -8,7 +8,12 @@
 ///
 /// The style is the first segment of every resource path: `/a/products`, `/b/products`, `/c/products`.
 public enum EnvelopeStyle: String, Sendable, CaseIterable {
-    case a, b, c
+    /// `{"statusCode":…,"message":…,"result":{"data":…}}`, failures included.
+    case a
+    /// `{"code":…,"msg":…,"data":…}`.
+    case b
+    /// A's shape without the message on success; a failure moves the message to `result.message`.
+    case c
 
     /// The code every style uses for success.
     public static let successCode = 200

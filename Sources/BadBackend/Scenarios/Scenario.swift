@@ -76,11 +76,17 @@ public enum Scenario: Sendable, Hashable {
 
     /// What kind of misbehaviour a scenario is.
     public enum Group: String, Sendable, CaseIterable {
+        /// A success envelope around a dirty payload.
         case dirtyData = "dirty-data"
+        /// A ``GeneralCode`` in a failure envelope.
         case generalCode = "general-code"
+        /// A ``StudyGroupCode`` in a failure envelope.
         case moduleCode = "module-code"
+        /// A code no client declares in a failure envelope.
         case unknownCode = "unknown-code"
+        /// An HTTP error status.
         case httpStatus = "http-status"
+        /// A response broken below the envelope: its body, its labelling, its timing or its connection.
         case brokenResponse = "broken-response"
     }
 
@@ -101,6 +107,7 @@ public enum Scenario: Sendable, Hashable {
         }
     }
 
+    /// The kind of misbehaviour, as `GET /scenarios` groups it.
     public var group: Group {
         switch self {
         case .dirty: .dirtyData

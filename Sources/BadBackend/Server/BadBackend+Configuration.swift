@@ -20,6 +20,8 @@ extension BadBackend {
         /// The loopback address BadBackend binds unless told otherwise.
         public static let loopback = "127.0.0.1"
 
+        /// Loopback on a free port, no random faults, five-minute tokens whose expiry is a
+        /// business code, a refresh that works, and ten-second slow answers.
         public init(
             host: String = Configuration.loopback,
             port: Int = 0,

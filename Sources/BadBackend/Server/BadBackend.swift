@@ -26,6 +26,7 @@ import ServiceLifecycle
 /// iOS 17 on Apple platforms.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public final class BadBackend: Service, Sendable {
+    /// Where it listens and how it behaves, as given at init.
     public let configuration: Configuration
     /// Every request received, for tests to read.
     public let requestLog = RequestLog()
@@ -109,6 +110,7 @@ public final class BadBackend: Service, Sendable {
 
     /// The server is not listening, and why.
     public struct NotListening: Error, CustomStringConvertible {
+        /// Why, in one line.
         public let description: String
     }
 }

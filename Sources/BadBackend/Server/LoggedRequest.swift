@@ -1,5 +1,6 @@
 /// One request as BadBackend saw it, recorded when it arrives (before any slow answer waits).
 public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
+    /// `GET`, `POST`…
     public var method: String
     /// The path with its query, as sent: `/scenarios/http-503/b/products?failures=2`.
     public var path: String
@@ -10,6 +11,7 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     /// The scenario this request got, by path or at random; `nil` for a clean answer.
     public var scenario: Scenario?
 
+    /// An entry as the log records it; for comparing with ``RequestLog/entries`` in tests.
     public init(method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?) {
         self.method = method
         self.path = path

@@ -7,8 +7,12 @@
 public struct RandomFaults: Sendable, Hashable {
     /// The share of requests that get a fault, from 0 (none) to 1 (all).
     public var rate: Double
+    /// The seed: the same seed gives the same faults to the same requests.
     public var seed: UInt64
 
+    /// - Parameters:
+    ///   - rate: Clamped to 0...1.
+    ///   - seed: Any value; print it with a failing run to replay it.
     public init(rate: Double, seed: UInt64) {
         self.rate = min(max(rate, 0), 1)
         self.seed = seed

@@ -1,10 +1,12 @@
-/// Every request BadBackend has received, in arrival order, for tests to read.
+/// Every request BadBackend has received for a resource or an auth endpoint, in arrival order,
+/// for tests to read; `GET /scenarios` and paths it does not serve are left out.
 public actor RequestLog {
     /// The requests so far.
     public private(set) var entries: [LoggedRequest] = []
     private var attempts: [String: Int] = [:]
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
+    /// An empty log; each ``BadBackend`` makes its own.
     public init() {}
 
     /// The entries once there are at least `count`; returns at once if there already are.
