@@ -45,4 +45,18 @@ struct CatalogueTests {
             }
         }
     }
+
+    @Test("The DocC article on scenario paths names every scenario and query item")
+    func article() throws {
+        let article = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/BadBackend/BadBackend.docc/ScenarioPaths.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        for scenario in Scenario.all {
+            #expect(text.contains("`\(scenario.name)`"), "\(scenario.name)")
+        }
+        for item in ["failures=N", "status=NNN", "retryAfter=S"] {
+            #expect(text.contains("`\(item)`"), "\(item)")
+        }
+    }
 }
