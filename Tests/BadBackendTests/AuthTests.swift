@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
-@Suite("Auth: short-lived tokens on an injected clock")
+@Suite("Auth: short-lived tokens on an injected clock", .timeLimit(.minutes(1)))
 struct AuthTests {
     static func signIn(_ url: URL) async throws -> (access: String, refresh: String) {
         let answer = try await HTTP.fetch(url, "/b/auth/sign-in", method: "POST", json: #"{"username":"ada","password":"x"}"#)

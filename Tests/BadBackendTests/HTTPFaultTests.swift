@@ -7,7 +7,7 @@ import FoundationNetworking
 import Testing
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
-@Suite("HTTP faults and broken responses")
+@Suite("HTTP faults and broken responses", .timeLimit(.minutes(1)))
 struct HTTPFaultTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Each error status with an envelope whose code is the status times 100", arguments: Scenario.httpStatuses)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
-@Suite("The request log")
+@Suite("The request log", .timeLimit(.minutes(1)))
 struct RequestLogTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Method, path with query, credential and attempt, in arrival order")
@@ -37,5 +37,13 @@ struct RequestLogTests {
             let entries = await backend.requestLog.entries(atLeast: 20)
             #expect(entries.map(\.attempt).sorted() == Array(1...20))
         }
+    }
+
+    @Test("A wait for entries that never come ends when its task is cancelled")
+    func cancelledWait() async {
+        let log = RequestLog()
+        let wait = Task { await log.entries(atLeast: 5) }
+        wait.cancel()
+        #expect(await wait.value.isEmpty)
     }
 }

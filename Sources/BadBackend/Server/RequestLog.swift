@@ -4,7 +4,8 @@ public actor RequestLog {
     /// The requests so far.
     public private(set) var entries: [LoggedRequest] = []
     private var attempts: [String: Int] = [:]
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var lastWaiter = 0
 
     /// An empty log; each ``BadBackend`` makes its own.
     public init() {}
@@ -12,12 +13,25 @@ public actor RequestLog {
     /// The entries once there are at least `count`; returns at once if there already are.
     ///
     /// Lets a test wait for a request to reach the server (a slow answer, say) without
-    /// sleeping. Wait only for requests the test has sent: the wait has no timeout of its own.
+    /// sleeping. The wait has no timeout of its own: a cancelled task (a test past its time
+    /// limit, say) gets the entries so far, possibly fewer than `count`.
     public func entries(atLeast count: Int) async -> [LoggedRequest] {
-        if entries.count < count {
-            await withCheckedContinuation { waiters.append((count, $0)) }
+        guard entries.count < count else { return entries }
+        lastWaiter += 1
+        let id = lastWaiter
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume() } else { waiters.append((id, count, continuation)) }
+            }
+        } onCancel: {
+            Task { await self.release(id) }
         }
         return entries
+    }
+
+    private func release(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume()
     }
 
     /// Records a request: its attempt number is counted here, and `scenario` decides, from
