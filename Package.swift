@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "BackstopJSON", targets: ["BackstopJSON"]),
         .library(name: "Backstop", targets: ["Backstop"]),
         .executable(name: "backstop", targets: ["BackstopCLI"]),
+        // BadBackend: a misbehaving server for tests and demos; never a dependency of Backstop.
+        .library(name: "BadBackend", targets: ["BadBackend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Tests only: diffs of large values when a comparison fails.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        // BadBackend only (server side); apps that import Backstop never build these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // Foundation only: apps that just want the decoder pay for nothing else.
@@ -36,7 +42,18 @@ let package = Package(
             dependencies: [
                 "BackstopJSON",
                 "Backstop",
+                "BadBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // BadBackend: heavy server packages stay in this target and the ones that test with it.
+        .target(
+            name: "BadBackend",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -53,6 +70,19 @@ let package = Package(
                 "Backstop",
                 "BackstopJSON",
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        // BadBackend over real loopback HTTP, and `backstop check` in-process.
+        .testTarget(
+            name: "BadBackendTests",
+            dependencies: [
+                "BadBackend",
+                "BackstopCLI",
+                "Backstop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
     ]

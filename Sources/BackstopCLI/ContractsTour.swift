@@ -20,12 +20,8 @@ enum ContractsTour {
         let name: String
     }
 
-    /// Backend B: `{"code":200,"msg":"OK","data":{…}}`.
-    static let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
-    /// Backend C: `{"statusCode":200,"message":"success","result":{"data":{…}}}`; a failure
-    /// moves the message to `result.message`.
-    static let backendC = EnvelopeContract(
-        code: "statusCode", message: ["message", "result.message"], payload: "result.data", success: .codes([200]))
+    static let backendB = BuiltInContracts.b
+    static let backendC = BuiltInContracts.c
 
     /// The app's own wording for its codes; Korean is left out to show the fallback.
     static let catalog = MessageCatalog.builtIn.merging(MessageCatalog([

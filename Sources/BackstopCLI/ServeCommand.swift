@@ -1,0 +1,102 @@
+import ArgumentParser
+import BadBackend
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `backstop serve`: runs BadBackend for simulators and other test suites until interrupted.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run BadBackend, an HTTP server that misbehaves on purpose, until stopped.",
+        discussion: """
+            Serves products, a study group and an account in envelope styles a, b and c: \
+            clean at /<style>/<resource>, broken at /scenarios/<scenario>/<style>/<resource>. \
+            GET /scenarios lists every resource, scenario and query item as JSON. Example:
+              curl http://127.0.0.1:<port>/scenarios/http-503/b/products
+
+            It binds 127.0.0.1 unless --host says otherwise; any other address is reachable \
+            from other machines and prints a warning. --fault-rate gives requests that name no \
+            scenario a random fault; the same --seed replays the same faults. Stop it with \
+            Ctrl-C (SIGINT) or SIGTERM.
+
+            RESOURCES
+            \(Self.resources)
+
+            SCENARIOS
+            \(Self.scenarios)
+
+            Query items: failures=N applies a scenario to the first N attempts only; \
+            status=NNN sends a business code with that HTTP status; retryAfter=S sets \
+            Retry-After on http-429 and http-503.
+            """
+    )
+
+    private static let resources = """
+        GET  /<style>/products, /<style>/products/<id>, /<style>/study-groups/<id>
+        GET  /<style>/account (needs a bearer token from sign-in)
+        POST /<style>/auth/sign-in, /<style>/auth/refresh {"refreshToken": "…"}
+        """
+
+    /// Every scenario name by group, from the catalogue itself so the help never falls behind.
+    private static var scenarios: String {
+        Scenario.Group.allCases.map { group in
+            "\(group.rawValue): " + Scenario.all.filter { $0.group == group }.map(\.name).joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+
+    @Option(help: "The address to bind; anything but loopback prints a warning.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to bind; 0 picks a free one, which is printed.")
+    var port = 0
+
+    @Option(help: "The seed of random faults; printed, and random, when left out.")
+    var seed: UInt64?
+
+    @Option(help: "The share of requests, 0 to 1, that get a random fault.")
+    var faultRate = 0.0
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be 0 to 1") }
+    }
+
+    func run() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, *) else {
+            FileHandle.standardError.write(Data("backstop serve: BadBackend needs macOS 14 or later\n".utf8))
+            throw ExitCode(2)
+        }
+        try await serve()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    private func serve() async throws {
+        let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        let faults = faultRate > 0 ? RandomFaults(rate: faultRate, seed: seed) : nil
+        let backend = BadBackend(configuration: .init(host: host, port: port, randomFaults: faults))
+        var quiet = Logger(label: "backstop.serve")
+        quiet.logLevel = .critical
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [backend], gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                let url = try await backend.listening()
+                var text = """
+                    BadBackend listening on \(url)
+                      scenarios: \(url)/scenarios
+                      try:       curl \(url)/scenarios/http-503/b/products
+
+                    """
+                if let faults { text += "  random faults: rate \(faults.rate), seed \(faults.seed) (--seed \(faults.seed) replays them)\n" }
+                // Written unbuffered: a script reading the address through a pipe must see it now.
+                FileHandle.standardOutput.write(Data((text + "Stop with Ctrl-C.\n").utf8))
+                try await tasks.waitForAll()
+            }
+        } catch {
+            FileHandle.standardError.write(Data("backstop serve: cannot serve on \(host):\(port): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+/// One way BadBackend misbehaves on purpose, chosen by path: `/scenarios/<name>/<style>/<resource>`.
+///
+/// Every scenario applies to every resource, in every ``EnvelopeStyle``; the catalogue is
+/// ``all``, and `GET /scenarios` serves it as JSON. See <doc:ScenarioPaths> for each path,
+/// and the query items that tune a scenario (`failures`, `status`, `retryAfter`).
+public enum Scenario: Sendable, Hashable {
+    /// The payload, with this dirt, in a success envelope.
+    case dirty(Dirt)
+    /// A general business code in a failure envelope (200 unless `?status=` says otherwise).
+    case general(GeneralCode)
+    /// A study-group business code in a failure envelope (200 unless `?status=` says otherwise).
+    case studyGroup(StudyGroupCode)
+    /// A business code no client declares, ``unknownCode``, in a failure envelope.
+    case unknownCode
+    /// This HTTP error status, with a failure envelope whose code is the status times 100;
+    /// 429 carries `Retry-After`.
+    case httpStatus(Int)
+    /// A 502 whose body is a proxy's HTML page.
+    case htmlErrorPage
+    /// A 200 with `Content-Length: 0`.
+    case emptyBody
+    /// A 200 whose JSON stops halfway; the HTTP message itself is complete.
+    case truncatedBody
+    /// A 200 with the right envelope labelled `text/html`.
+    case wrongContentType
+    /// The right answer, after the configured delay on the server's clock.
+    case slow
+    /// Headers promise the whole body; half of it is sent and the connection is closed.
+    case connectionClosedMidBody
+
+    /// The business code of ``unknownCode``.
+    public static let unknownBusinessCode = 77_777
+    /// The HTTP statuses ``httpStatus(_:)`` serves.
+    public static let httpStatuses = [401, 403, 404, 408, 429, 500, 502, 503, 504]
+
+    /// The message of ``httpStatus(_:)``'s envelope: the status's reason phrase.
+    static func reasonPhrase(of status: Int) -> String {
+        switch status {
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "HTTP \(status)"
+        }
+    }
+
+    /// Every scenario, in the order `GET /scenarios` lists them.
+    public static let all: [Scenario] =
+        Dirt.allCases.map(Scenario.dirty)
+        + GeneralCode.allCases.map(Scenario.general)
+        + StudyGroupCode.allCases.map(Scenario.studyGroup)
+        + [.unknownCode]
+        + httpStatuses.map(Scenario.httpStatus)
+        + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody]
+
+    /// The faults random injection picks from: every HTTP status and broken response but ``slow``,
+    /// which would hold a test on a clock nobody advances.
+    public static let randomFaults: [Scenario] = all.filter {
+        switch $0.group {
+        case .httpStatus: true
+        case .brokenResponse: $0 != .slow
+        default: false
+        }
+    }
+
+    /// The scenario with this path name.
+    public init?(name: String) {
+        guard let match = Self.all.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+
+    /// What kind of misbehaviour a scenario is.
+    public enum Group: String, Sendable, CaseIterable {
+        /// A success envelope around a dirty payload.
+        case dirtyData = "dirty-data"
+        /// A ``GeneralCode`` in a failure envelope.
+        case generalCode = "general-code"
+        /// A ``StudyGroupCode`` in a failure envelope.
+        case moduleCode = "module-code"
+        /// A code no client declares in a failure envelope.
+        case unknownCode = "unknown-code"
+        /// An HTTP error status.
+        case httpStatus = "http-status"
+        /// A response broken below the envelope: its body, its labelling, its timing or its connection.
+        case brokenResponse = "broken-response"
+    }
+
+    /// The scenario's path segment: `numbers-as-strings`, `token-expired`, `http-503`.
+    public var name: String {
+        switch self {
+        case .dirty(let dirt): dirt.rawValue
+        case .general(let code): code.scenario.name
+        case .studyGroup(let code): code.scenario.name
+        case .unknownCode: "unknown-code"
+        case .httpStatus(let status): "http-\(status)"
+        case .htmlErrorPage: "html-error-page"
+        case .emptyBody: "empty-body"
+        case .truncatedBody: "truncated-body"
+        case .wrongContentType: "wrong-content-type"
+        case .slow: "slow"
+        case .connectionClosedMidBody: "connection-closed-mid-body"
+        }
+    }
+
+    /// The kind of misbehaviour, as `GET /scenarios` groups it.
+    public var group: Group {
+        switch self {
+        case .dirty: .dirtyData
+        case .general: .generalCode
+        case .studyGroup: .moduleCode
+        case .unknownCode: .unknownCode
+        case .httpStatus: .httpStatus
+        case .htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody: .brokenResponse
+        }
+    }
+
+    /// The business code a failure envelope carries, for the business-code scenarios.
+    public var businessCode: Int? {
+        switch self {
+        case .general(let code): code.rawValue
+        case .studyGroup(let code): code.rawValue
+        case .unknownCode: Self.unknownBusinessCode
+        default: nil
+        }
+    }
+
+    /// One line on what the server does, as `GET /scenarios` shows it.
+    public var summary: String {
+        switch self {
+        case .dirty(.numbersAsStrings): "numbers and flags sent as strings"
+        case .dirty(.nullsAndMissingFields): "a field null, another missing"
+        case .dirty(.unknownEnumValues): "an enum value no client knows"
+        case .dirty(.brokenArrayElement): "one array element that cannot be decoded"
+        case .general(let code): "general code \(code.rawValue) (\(code.scenario.message)) in a failure envelope"
+        case .studyGroup(let code): "study-group code \(code.rawValue) (\(code.scenario.message)) in a failure envelope"
+        case .unknownCode: "code \(Self.unknownBusinessCode), which no client declares, in a failure envelope"
+        case .httpStatus(429): "HTTP 429 with Retry-After and a failure envelope"
+        case .httpStatus(let status): "HTTP \(status) with a failure envelope"
+        case .htmlErrorPage: "HTTP 502 with a proxy's HTML page"
+        case .emptyBody: "HTTP 200 with an empty body"
+        case .truncatedBody: "HTTP 200 with JSON cut off halfway"
+        case .wrongContentType: "HTTP 200, the right envelope labelled text/html"
+        case .slow: "the right answer after the configured delay"
+        case .connectionClosedMidBody: "the connection closed halfway through the promised body"
+        }
+    }
+
+    /// The message a business-code scenario's envelope carries.
+    var message: String {
+        switch self {
+        case .general(let code): code.scenario.message
+        case .studyGroup(let code): code.scenario.message
+        case .unknownCode: "Something new went wrong"
+        default: summary
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Hummingbird
+
+/// What one request's answer depends on: its route, its credentials and the server's state.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct AnswerContext {
+    let backend: BadBackend
+    let route: Route
+    let bearer: String?
+    let refreshToken: String?
+    let slowDeadline: Duration
+
+    /// A failure envelope in the route's style.
+    func failure(_ status: HTTPResponse.Status, code: Int, message: String) -> Answer {
+        Answer(status: status, json: route.style.failure(code: code, message: message))
+    }
+
+    /// A 401 whose envelope says the session is over.
+    private func signInRequired(_ message: String) -> Answer {
+        failure(.unauthorized, code: GeneralCode.signInRequired.rawValue, message: message)
+    }
+
+    /// The resource the route names, with `dirt`, or the auth failure that stands in its way.
+    ///
+    /// A bearer token, when sent, must be valid for every resource; the account needs one.
+    func resource(dirt: Dirt?) async throws -> Answer {
+        let style = route.style
+        if !route.resource.isAuth, bearer != nil || route.resource == .account {
+            switch await backend.tokens.check(bearer) {
+            case .valid: break
+            case .expired:
+                let status: HTTPResponse.Status = backend.configuration.expiredToken == .unauthorized ? .unauthorized : .ok
+                return failure(status, code: GeneralCode.tokenExpired.rawValue, message: GeneralCode.tokenExpired.scenario.message)
+            case .missing, .unknown:
+                return signInRequired(GeneralCode.signInRequired.scenario.message)
+            }
+        }
+        switch route.resource {
+        case .products:
+            return Answer(json: style.success(SampleData.productList(dirt)))
+        case .product(let id):
+            guard let product = SampleData.products.first(where: { $0.id == id }) else {
+                return failure(.notFound, code: 40400, message: "No product \(id)")
+            }
+            return Answer(json: style.success(SampleData.product(product, dirt)))
+        case .studyGroup(let id):
+            return Answer(json: style.success(SampleData.studyGroup(id: id, dirt)))
+        case .account:
+            return Answer(json: style.success(SampleData.account(dirt)))
+        case .signIn:
+            return Answer(json: style.success(SampleData.tokens(await backend.tokens.signIn(), dirt)))
+        case .refresh:
+            switch await backend.tokens.refreshBehaviour {
+            case .fails:
+                return signInRequired("Refresh failed; please sign in")
+            case .slow:
+                try await backend.clock.sleep(slowDeadline)
+            case .succeeds:
+                break
+            }
+            guard let tokens = await backend.tokens.refresh(refreshToken) else {
+                return signInRequired("Refresh token is not valid; please sign in")
+            }
+            return Answer(json: style.success(SampleData.tokens(tokens, dirt)))
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+
+/// Answers every request: reads the route, logs the request, then answers it as its scenario says.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct BackendResponder: HTTPResponder {
+    let backend: BadBackend
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let path = request.uri.path
+        if path == "/scenarios" || path == "/scenarios/" {
+            return ScenarioCatalogue(configuration: backend.configuration).answer.response
+        }
+        let route: Route
+        do {
+            route = try Route(path: path)
+        } catch {
+            return Answer.notServed(.notFound, error.reason).response
+        }
+        guard request.method.rawValue == route.resource.method else {
+            return Answer.notServed(.methodNotAllowed, "\(path) answers \(route.resource.method) only").response
+        }
+        var request = request
+        let refreshToken = route.resource == .refresh ? await Self.refreshToken(in: &request) : nil
+        let bearer = Self.bearerToken(in: request.headers)
+        // Taken before the request is logged, so a test that sees the entry and advances its
+        // clock by the delay always releases the answer.
+        let slowDeadline = backend.clock.elapsed() + backend.configuration.slowAnswerDelay
+        let query = request.uri.queryParameters
+        let failures = query.get("failures", as: Int.self)
+        let random = route.resource.isAuth ? nil : backend.configuration.randomFaults
+        let method = request.method.rawValue
+        let entry = await backend.requestLog.record(
+            method: method, path: path, query: request.uri.query ?? "",
+            credential: route.resource == .refresh ? refreshToken : bearer
+        ) { attempt in
+            guard let scenario = route.scenario else { return random?.fault(method: method, path: path, attempt: attempt) }
+            return attempt <= (failures ?? Int.max) ? scenario : nil
+        }
+        let context = AnswerContext(backend: backend, route: route, bearer: bearer, refreshToken: refreshToken,
+                                    slowDeadline: slowDeadline)
+        switch entry.scenario {
+        case nil:
+            return try await context.resource(dirt: nil).response
+        case .dirty(let dirt)?:
+            return try await context.resource(dirt: dirt).response
+        case .general?, .studyGroup?, .unknownCode?:
+            // Only real statuses: the type traps on codes outside 100...999.
+            let code = query.get("status", as: Int.self).flatMap { (100...599).contains($0) ? $0 : nil } ?? 200
+            let status = HTTPResponse.Status(code: code)
+            return context.failure(status, code: entry.scenario?.businessCode ?? 0, message: entry.scenario?.message ?? "").response
+        case .httpStatus(let code)?:
+            let status = HTTPResponse.Status(code: code)
+            var answer = context.failure(status, code: code * 100, message: Scenario.reasonPhrase(of: code))
+            if let retryAfter = query.get("retryAfter") ?? (code == 429 ? "1" : nil) {
+                answer.headers[.retryAfter] = String(retryAfter)
+            }
+            return answer.response
+        case .htmlErrorPage?:
+            return Answer.htmlErrorPage.response
+        case .emptyBody?:
+            return Answer(status: .ok, contentType: "application/json; charset=utf-8", text: "").response
+        case .truncatedBody?:
+            return try await context.resource(dirt: nil).truncated.response
+        case .wrongContentType?:
+            var answer = try await context.resource(dirt: nil)
+            answer.contentType = "text/html; charset=utf-8"
+            return answer.response
+        case .slow?:
+            try await backend.clock.sleep(slowDeadline)
+            return try await context.resource(dirt: nil).response
+        case .connectionClosedMidBody?:
+            return try await context.resource(dirt: nil).closedMidBody
+        }
+    }
+
+    private static func bearerToken(in headers: HTTPFields) -> String? {
+        guard let value = headers[.authorization], value.hasPrefix("Bearer ") else { return nil }
+        return String(value.dropFirst("Bearer ".count))
+    }
+
+    private static func refreshToken(in request: inout Request) async -> String? {
+        struct RefreshRequest: Decodable { let refreshToken: String }
+        guard let body = try? await request.collectBody(upTo: 64 * 1024) else { return nil }
+        return try? JSONDecoder().decode(RefreshRequest.self, from: Data(buffer: body)).refreshToken
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A real HTTP server that breaks its contracts on purpose, for end-to-end tests and demos.
+///
+/// It serves products, a study group and an account in envelope styles A, B and C
+/// (``EnvelopeStyle``), clean at `/<style>/<resource>` and misbehaving at
+/// `/scenarios/<scenario>/<style>/<resource>` (``Scenario``); `GET /scenarios` lists it all.
+/// See <doc:ScenarioPaths>.
+///
+/// ```swift
+/// let backend = BadBackend(clock: testClock)
+/// try await backend.withRunning { baseURL in
+///     // GET \(baseURL)/scenarios/http-503/b/products …
+///     let log = await backend.requestLog.entries
+/// }
+/// ```
+///
+/// It binds 127.0.0.1 on a port the system picks unless ``Configuration`` says otherwise.
+/// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup`, or use
+/// ``withRunning(_:)``, which starts it, waits until it listens and stops it gracefully.
+/// Each instance runs once. Token lifetimes and slow answers follow the clock given at
+/// init, so a test with a test clock never sleeps. Like Hummingbird 2, it needs macOS 14 or
+/// iOS 17 on Apple platforms.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public final class BadBackend: Service, Sendable {
+    /// Where it listens and how it behaves, as given at init.
+    public let configuration: Configuration
+    /// Every request received, for tests to read.
+    public let requestLog = RequestLog()
+    let tokens: TokenStore
+    let clock: BackendClock
+    private let listener = Listener()
+
+    /// - Parameters:
+    ///   - configuration: Where to listen and how to behave; loopback on a free port by default.
+    ///   - clock: The clock token lifetimes and slow answers are measured on.
+    public init(configuration: Configuration = Configuration(), clock: some Clock<Duration> = ContinuousClock()) {
+        self.configuration = configuration
+        self.clock = BackendClock(clock)
+        tokens = TokenStore(clock: self.clock, lifetime: configuration.accessTokenLifetime,
+                            refreshBehaviour: configuration.refresh)
+    }
+
+    /// Serves until the service group shuts it down gracefully or the task is cancelled.
+    ///
+    /// Binding anything but loopback prints a warning to standard error first.
+    public func run() async throws {
+        if !configuration.bindsLoopbackOnly {
+            FileHandle.standardError.write(Data("""
+                warning: BadBackend is binding \(configuration.host), so other machines can reach it; \
+                it misbehaves on purpose and has no real security.\n
+                """.utf8))
+        }
+        var quiet = Logger(label: "BadBackend")
+        quiet.logLevel = .critical
+        let host = configuration.host
+        let listener = listener
+        let app = Application(
+            responder: BackendResponder(backend: self),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: "BadBackend"),
+            onServerRunning: { channel in
+                await listener.bound(host: host, port: channel.localAddress?.port ?? 0)
+            },
+            logger: quiet
+        )
+        do {
+            try await app.run()
+            await listener.stopped(because: "it has stopped")
+        } catch {
+            await listener.stopped(because: "it failed: \(error)")
+            throw error
+        }
+    }
+
+    /// The base URL once the server listens, such as `http://127.0.0.1:53124`.
+    ///
+    /// - Throws: ``NotListening`` when the server stopped, or failed to bind, first.
+    public func listening() async throws(NotListening) -> URL {
+        try await listener.url()
+    }
+
+    /// Runs the server around `body`: starts it, hands `body` its base URL, then stops it
+    /// gracefully and returns once it has stopped.
+    public func withRunning<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+        var quiet = Logger(label: "BadBackend.lifecycle")
+        quiet.logLevel = .critical
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [self], logger: quiet))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            do {
+                let result = try await body(try await listening())
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Changes what the refresh endpoint does from now on.
+    public func setRefreshBehaviour(_ behaviour: RefreshBehaviour) async {
+        await tokens.setRefreshBehaviour(behaviour)
+    }
+
+    /// The server is not listening, and why.
+    public struct NotListening: Error, CustomStringConvertible {
+        /// Why, in one line.
+        public let description: String
+    }
+}
+
+/// Whether the server listens yet, for callers waiting for its address.
+@available(macOS 14, iOS 17, tvOS 17, *)
+private actor Listener {
+    private var result: Swift.Result<URL, BadBackend.NotListening>?
+    private var waiters: [CheckedContinuation<Swift.Result<URL, BadBackend.NotListening>, Never>] = []
+
+    func bound(host: String, port: Int) {
+        let name = host.contains(":") ? "[\(host)]" : host
+        guard result == nil else { return }
+        if let url = URL(string: "http://\(name):\(port)") {
+            finish(.success(url))
+        } else {
+            finish(.failure(BadBackend.NotListening(description: "BadBackend bound \(host):\(port), which makes no URL")))
+        }
+    }
+
+    func stopped(because reason: String) {
+        finish(.failure(BadBackend.NotListening(description: "BadBackend is not listening: \(reason)")))
+    }
+
+    func url() async throws(BadBackend.NotListening) -> URL {
+        let outcome: Swift.Result<URL, BadBackend.NotListening>
+        if let result { outcome = result } else { outcome = await withCheckedContinuation { waiters.append($0) } }
+        return try outcome.get()
+    }
+
+    private func finish(_ outcome: Swift.Result<URL, BadBackend.NotListening>) {
+        // A server that has stopped is not listening, whatever it did before.
+        result = outcome
+        for waiter in waiters { waiter.resume(returning: outcome) }
+        waiters = []
+    }
+}

@@ -1,0 +1,30 @@
+/// One request as BadBackend saw it, recorded when it arrives (before any slow answer waits).
+public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
+    /// `GET`, `POST`…
+    public var method: String
+    /// The path with its query, as sent: `/scenarios/http-503/b/products?failures=2`.
+    public var path: String
+    /// The bearer token sent in `Authorization`, or the refresh token a refresh sent.
+    public var credential: String?
+    /// 1 for the first request with this method and path (query left out), 2 for the next…
+    public var attempt: Int
+    /// The scenario this request got, by path or at random; `nil` for a clean answer.
+    public var scenario: Scenario?
+
+    /// An entry as the log records it; for comparing with ``RequestLog/entries`` in tests.
+    public init(method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?) {
+        self.method = method
+        self.path = path
+        self.credential = credential
+        self.attempt = attempt
+        self.scenario = scenario
+    }
+
+    /// `GET /b/products attempt 2 credential access-1 scenario http-503`
+    public var description: String {
+        var text = "\(method) \(path) attempt \(attempt)"
+        if let credential { text += " credential \(credential)" }
+        if let scenario { text += " scenario \(scenario.name)" }
+        return text
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Backstop
+import BadBackend
+@testable import BackstopCLI
+import Foundation
+import Testing
+
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
+@Suite("backstop check")
+struct CheckCommandTests {
+    /// Writes `text` to a fresh temporary file and returns its path.
+    static func file(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    static func report(_ arguments: [String]) async throws -> (lines: [String], exitCode: Int32) {
+        try await CheckCommand.parse(arguments).report()
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A payload: its shape, and the repairs of the envelope")
+    func payload() async throws {
+        let path = try Self.file(#"{"code":"200","msg":"OK","data":{"id":"7","name":"Room 12","tags":["a","b"]}}"#)
+        let report = try await Self.report([path, "--contract", "b"])
+        #expect(report.exitCode == 0)
+        #expect(report.lines == [
+            "contract: code at $.code, message at $.msg, payload at $.data, success when code is 200",
+            "payload: {id: string, name: string, tags: [2 × string]}",
+            "repairs:",
+            #"  $.code: expected Int, found string "200"; coerced"#,
+        ])
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A business failure: C's broken shape still gives code and message")
+    func businessFailure() async throws {
+        let path = try Self.file(#"{"statusCode":403,"result":{"message":"您的帳號權限不足"}}"#)
+        let report = try await Self.report([path, "--contract", "c"])
+        #expect(report.exitCode == 1)
+        #expect(report.lines.dropFirst() == [#"business failure: code 403, message "您的帳號權限不足""#, "repairs: none"])
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An HTTP error, and a body that breaks the contract")
+    func httpErrorAndBrokenContract() async throws {
+        let envelope = try Self.file(#"{"code":50300,"msg":"busy","data":null}"#)
+        let http = try await Self.report([envelope, "--contract", "b", "--status", "503"])
+        #expect(http.lines.dropFirst().first == #"HTTP error: status 503, code 50300, message "busy""#)
+        #expect(http.exitCode == 1)
+        let html = try Self.file("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>")
+        let broken = try await Self.report([html, "--contract", "a"])
+        #expect(broken.exitCode == 1)
+        #expect(broken.lines.dropFirst().first?.hasPrefix("contract broken: ") == true)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A contract file describes an EnvelopeContract")
+    func contractFile() async throws {
+        let contract = try Self.file(#"{"code":"errno","message":"errstr","payload":"body","success":{"codes":[0,"OK"]},"acceptedStatuses":[200,201]}"#)
+        let body = try Self.file(#"{"errno":0,"body":[1,2,3]}"#)
+        let report = try await Self.report([body, "--contract", contract])
+        #expect(report.lines.first == "contract: code at $.errno, message at $.errstr, payload at $.body, success when code is \"OK\" or 0")
+        #expect(report.lines.dropFirst().first == "payload: [3 × number]")
+        let flag = try ContractFile.contract(from: Data(#"{"code":"code","success":{"flag":"ok"}}"#.utf8))
+        #expect(flag == EnvelopeContract(code: "code", success: .flag("ok")))
+        let plain = try ContractFile.contract(from: Data(#"{"success":"httpStatus"}"#.utf8))
+        #expect(plain == .noEnvelope)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Bad contract files say what is wrong in one line", arguments: [
+        (#"[]"#, "a contract file is a JSON object"),
+        (#"{"code":"c","success":{"codes":[200]},"payloud":"data"}"#, "unknown member 'payloud'"),
+        (#"{"success":{"codes":[200]}}"#, "'code' is needed"),
+        (#"{"code":"c","success":"always"}"#, "'success' is"),
+        (#"{"code":"c","success":{"codes":[200]},"acceptedStatuses":[299,200]}"#, "'acceptedStatuses' is"),
+    ])
+    func badContractFiles(text: String, reason: String) async throws {
+        let contract = try Self.file(text)
+        let body = try Self.file("{}")
+        do {
+            _ = try await Self.report([body, "--contract", contract])
+            Issue.record("accepted \(text)")
+        } catch let failure as CheckCommand.Unreadable {
+            #expect(failure.description.contains(reason), "\(failure)")
+            #expect(!failure.description.contains("\n"))
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Unreadable files and unreachable URLs are one clear line")
+    func unreadable() async throws {
+        let body = try Self.file("{}")
+        let cases: [([String], String)] = [
+            (["/no/such/file.json", "--contract", "b"], "cannot read '/no/such/file.json'"),
+            ([body, "--contract", "/no/such/contract.json"], "cannot read contract file"),
+            (["http://127.0.0.1:1/b/products", "--contract", "b"], "cannot fetch http://127.0.0.1:1/b/products"),
+        ]
+        for (arguments, expected) in cases {
+            do {
+                _ = try await Self.report(arguments)
+                Issue.record("no error for \(arguments)")
+            } catch let failure as CheckCommand.Unreadable {
+                #expect(failure.description.contains(expected), "\(failure)")
+            }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Bad flags are refused before anything is read")
+    func badFlags() {
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["x.json"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["x.json", "--contract", "b", "--status", "42"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["x.json", "--contract", "b", "--timeout", "0"]) }
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--fault-rate", "2"]) }
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--port", "70000"]) }
+        #expect(CheckCommand.helpMessage().contains("acceptedStatuses"))
+        #expect(ServeCommand.helpMessage().contains("--fault-rate"))
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A URL on BadBackend: what an app would see of each style", arguments: EnvelopeStyle.allCases)
+    func url(style: EnvelopeStyle) async throws {
+        try await withBackend { _, url in
+            let ok = try await Self.report([url.absoluteString + "/\(style.rawValue)/study-groups/7", "--contract", style.rawValue])
+            #expect(ok.exitCode == 0)
+            #expect(ok.lines.dropFirst().first == "payload: {id: number, memberCount: number, members: [3 × {id: number, nickname: string}], name: string, role: string, teamCode: string}")
+            let declined = try await Self.report([url.absoluteString + "/scenarios/class-not-found/\(style.rawValue)/study-groups/7", "--contract", style.rawValue])
+            #expect(declined.lines.dropFirst().first == #"business failure: code 11210006, message "Class not found""#)
+            let retry = try await Self.report([url.absoluteString + "/scenarios/http-429/\(style.rawValue)/products", "--contract", style.rawValue])
+            #expect(retry.lines.dropFirst().first == #"HTTP error: status 429, code 42900, message "Too Many Requests""#)
+        }
+    }
+}

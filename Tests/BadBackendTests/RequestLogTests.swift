@@ -1,0 +1,49 @@
+import BadBackend
+import Foundation
+import Testing
+
+// BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
+@Suite("The request log", .timeLimit(.minutes(1)))
+struct RequestLogTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Method, path with query, credential and attempt, in arrival order")
+    func entries() async throws {
+        try await withBackend { backend, url in
+            let tokens = try await AuthTests.signIn(url)
+            _ = try await HTTP.fetch(url, "/b/products/1?lang=en", token: tokens.access)
+            _ = try await HTTP.fetch(url, "/b/products/1", token: tokens.access)
+            _ = try await HTTP.fetch(url, "/scenarios/http-503/a/products")
+            _ = try await AuthTests.refresh(url, tokens.refresh)
+            let entries = await backend.requestLog.entries
+            #expect(entries == [
+                LoggedRequest(method: "POST", path: "/b/auth/sign-in", credential: nil, attempt: 1, scenario: nil),
+                LoggedRequest(method: "GET", path: "/b/products/1?lang=en", credential: "access-1", attempt: 1, scenario: nil),
+                LoggedRequest(method: "GET", path: "/b/products/1", credential: "access-1", attempt: 2, scenario: nil),
+                LoggedRequest(method: "GET", path: "/scenarios/http-503/a/products", credential: nil, attempt: 1, scenario: .httpStatus(503)),
+                LoggedRequest(method: "POST", path: "/b/auth/refresh", credential: "refresh-1", attempt: 1, scenario: nil),
+            ])
+            #expect(entries[3].description == "GET /scenarios/http-503/a/products attempt 1 scenario http-503")
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Parallel requests are all logged, and attempts count up without gaps")
+    func parallel() async throws {
+        try await withBackend { backend, url in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await HTTP.fetch(url, "/b/products").status } }
+                for try await status in group { #expect(status == 200) }
+            }
+            let entries = await backend.requestLog.entries(atLeast: 20)
+            #expect(entries.map(\.attempt).sorted() == Array(1...20))
+        }
+    }
+
+    @Test("A wait for entries that never come ends when its task is cancelled")
+    func cancelledWait() async {
+        let log = RequestLog()
+        let wait = Task { await log.entries(atLeast: 5) }
+        wait.cancel()
+        #expect(await wait.value.isEmpty)
+    }
+}
