@@ -1,0 +1,127 @@
+import BackstopJSON
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import OpenAPIURLSession
+
+/// Sends ``Endpoint``s to one backend and answers their payloads or typed errors.
+///
+/// ```swift
+/// let client = APIClient<AppCode>(
+///     baseURL: URL(string: "https://api.example.com/v1")!,
+///     contract: EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200])),
+///     middlewares: APIClient<AppCode>.standardMiddlewares()
+/// )
+/// let group: Group = try await client.send(Endpoint<Group, StudyGroupCode>(.get, "groups/42"))
+/// ```
+///
+/// Requests go through swift-openapi-runtime's `ClientMiddleware`s, first to last, then
+/// the `ClientTransport` (`URLSessionTransport` unless given). The order is part of the
+/// behaviour:
+/// 1. ``LoggingMiddleware`` and ``MetricsMiddleware``: one line and one count per call,
+///    whatever happens inside.
+/// 2. App-wide handling of general codes (such as maintenance), which must see the final
+///    outcome of the call, not each attempt.
+/// 3. ``RetryMiddleware``: attempts.
+/// 4. Authentication: applies the credential to each attempt and refreshes it.
+///
+/// - A call ends with the endpoint's timeout (else ``timeout``) as `.transport`
+///   `timedOut`, and a cancelled task ends it at once as `.transport` `cancelled`.
+/// - A response body larger than ``maximumResponseBytes`` is `.client` `responseTooLarge`.
+/// - A path that makes no URL, or a body that cannot be encoded, is a `.client` error
+///   (`invalidURL`, `unencodableBody`) that names it.
+public struct APIClient<General: ServerCode>: Sendable {
+    /// 10 MiB: far above any JSON API response, far below what hurts a phone.
+    public static var defaultMaximumResponseBytes: Int { 10 << 20 }
+
+    public var baseURL: URL
+    /// How the backend wraps responses, unless an endpoint has its own.
+    public var contract: any ResponseContract
+    public var decoder: ResilientJSONDecoder
+    public var middlewares: [any ClientMiddleware]
+    public var transport: any ClientTransport
+    /// How long a call may take, retries included, unless its endpoint says otherwise.
+    public var timeout: Duration
+    public var maximumResponseBytes: Int
+    /// Times out calls; tests pass a `TestClock`.
+    public var clock: any Clock<Duration>
+
+    public init(
+        baseURL: URL,
+        contract: any ResponseContract = EnvelopeContract.noEnvelope,
+        decoder: ResilientJSONDecoder = ResilientJSONDecoder(reporter: LoggingRepairReporter()),
+        middlewares: [any ClientMiddleware] = [],
+        transport: any ClientTransport = URLSessionTransport(),
+        timeout: Duration = .seconds(60),
+        maximumResponseBytes: Int = defaultMaximumResponseBytes,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.baseURL = baseURL
+        self.contract = contract
+        self.decoder = decoder
+        self.middlewares = middlewares
+        self.transport = transport
+        self.timeout = timeout
+        self.maximumResponseBytes = maximumResponseBytes
+        self.clock = clock
+    }
+
+    /// Logging, metrics and retry with their defaults, in the order the client expects.
+    public static func standardMiddlewares() -> [any ClientMiddleware] {
+        [LoggingMiddleware(), MetricsMiddleware(), RetryMiddleware()]
+    }
+
+    /// Sends `endpoint` and answers its payload.
+    public func send<Payload, Module>(
+        _ endpoint: Endpoint<Payload, Module>
+    ) async throws(APIError<General, Module>) -> Payload {
+        try await response(for: endpoint).payload
+    }
+
+    /// Sends `endpoint` and answers the whole response: status, headers, payload, repairs,
+    /// attempts and duration.
+    public func response<Payload, Module>(
+        for endpoint: Endpoint<Payload, Module>
+    ) async throws(APIError<General, Module>) -> APIResponse<Payload> {
+        let start = ContinuousClock.now
+        let contract = endpoint.contract ?? self.contract
+        let context = RequestContext(
+            retryPolicy: endpoint.retry, isIdempotent: endpoint.isIdempotent,
+            requiresAuthentication: endpoint.requiresAuthentication,
+            classifier: ServerCodeClassifier(contract: contract, generalCodes: General.self, decoder: decoder),
+            reportsOutcome: true
+        )
+        var outcome = RequestOutcome(method: endpoint.method, path: endpoint.path, operationID: endpoint.operationID,
+                                     status: nil, duration: .zero, attempts: 0, retries: [], repairs: 0)
+        let result: Result<APIResponse<Payload>, APIError<General, Module>>
+        do throws(APIError<General, Module>) {
+            let request = try makeRequest(for: endpoint)
+            let timeout = endpoint.timeout ?? timeout
+            let exchanged = await RequestContext.$current.withValue(context) {
+                do {
+                    return Result<(HTTPResponse, Data), APIError<General, Module>>.success(
+                        try await exchange(request, operationID: endpoint.operationID, timeout: timeout))
+                } catch {
+                    return .failure(Self.apiError(for: error))
+                }
+            }
+            let (response, body) = try exchanged.get()
+            outcome.status = response.status
+            let report = try contract.unwrap(Payload.self, from: body, response: response, decoder: decoder,
+                                             throwing: APIError<General, Module>.self)
+            outcome.repairs = report.repairs.count
+            result = .success(APIResponse(status: response.status, headerFields: response.headerFields,
+                                          payload: report.value, repairs: report.repairs,
+                                          attempts: context.attempts, duration: ContinuousClock.now - start))
+        } catch {
+            outcome.failure = (error.layer.rawValue, error.groupingIdentifier, error.description)
+            if case .http(let failure) = error { outcome.status = failure.status }
+            result = .failure(error)
+        }
+        outcome.duration = ContinuousClock.now - start
+        outcome.attempts = context.attempts
+        outcome.retries = context.retries
+        context.complete(outcome)
+        return try result.get()
+    }
+}
