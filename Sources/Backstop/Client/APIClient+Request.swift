@@ -39,12 +39,35 @@ extension APIClient {
             text += "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         }
         // Joined as URLSessionTransport joins them, so what passes here passes there.
-        if let components = URLComponents(string: text),
+        if Self.hasValidEscapes(text), let components = URLComponents(string: text),
            var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true), base.host != nil {
             base.percentEncodedPath += components.percentEncodedPath
             base.percentEncodedQuery = components.percentEncodedQuery
             if base.url != nil { return text }
         }
         throw .client(ClientFailure(.invalidURL, detail: "\"\(path)\" relative to \(baseURL.absoluteString) makes no URL"))
+    }
+
+    /// Whether every `%` starts an escape of two hex digits, as RFC 3986 requires; some
+    /// Foundations let a stray one through to the server.
+    private static func hasValidEscapes(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit else { return false }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return true
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }
