@@ -96,6 +96,7 @@ public struct APIClient<General: ServerCode>: Sendable {
         let result: Result<APIResponse<Payload>, APIError<General, Module>>
         do throws(APIError<General, Module>) {
             let request = try makeRequest(for: endpoint)
+            outcome.path = request.0.path ?? endpoint.path
             let timeout = endpoint.timeout ?? timeout
             let exchanged = await RequestContext.$current.withValue(context) {
                 do {
