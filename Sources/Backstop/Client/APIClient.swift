@@ -83,6 +83,8 @@ public struct APIClient<General: ServerCode>: Sendable {
     public func response<Payload, Module>(
         for endpoint: Endpoint<Payload, Module>
     ) async throws(APIError<General, Module>) -> APIResponse<Payload> {
+        // A call whose task is already cancelled costs nothing more: not even a request.
+        if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
         let start = ContinuousClock.now
         let contract = endpoint.contract ?? self.contract
         let context = RequestContext(
