@@ -34,14 +34,19 @@ public struct APIClient<General: ServerCode>: Sendable {
     /// 10 MiB: far above any JSON API response, far below what hurts a phone.
     public static var defaultMaximumResponseBytes: Int { 10 << 20 }
 
+    /// Endpoint paths are appended to its path.
     public var baseURL: URL
     /// How the backend wraps responses, unless an endpoint has its own.
     public var contract: any ResponseContract
+    /// Decodes payloads; its reporter hears every repair (logged at `warning` by default).
     public var decoder: ResilientJSONDecoder
+    /// Run first to last on the way out; see the order above.
     public var middlewares: [any ClientMiddleware]
+    /// `URLSessionTransport` unless given.
     public var transport: any ClientTransport
     /// How long a call may take, retries included, unless its endpoint says otherwise.
     public var timeout: Duration
+    /// Bodies longer than this fail the call as `.client` `responseTooLarge`.
     public var maximumResponseBytes: Int
     /// Times out calls; tests pass a `TestClock`.
     public var clock: any Clock<Duration>

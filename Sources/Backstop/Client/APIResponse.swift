@@ -5,6 +5,7 @@ import HTTPTypes
 public struct APIResponse<Payload: Sendable>: Sendable {
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
+    /// The payload the contract unwrapped.
     public var payload: Payload
     /// What lenient decoding repaired in the body, paths rooted at the body.
     public var repairs: [Repair]

@@ -12,9 +12,13 @@ import HTTPTypes
 /// base URL; query items are percent-encoded by the client.
 public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Sendable {
     public var method: HTTPRequest.Method
+    /// Relative to the client's base URL; characters a path may not hold are percent-encoded.
     public var path: String
+    /// Percent-encoded by the client, `+` included.
     public var query: [URLQueryItem]
+    /// Sent as given; `Accept` and `Content-Type` are filled in when absent.
     public var headerFields: HTTPFields
+    /// Encoded when the call is made; `nil` sends no body.
     public var body: RequestBody?
     /// The contract for this endpoint alone, such as an old API without envelopes.
     public var contract: (any ResponseContract)?

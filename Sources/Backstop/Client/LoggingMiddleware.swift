@@ -13,6 +13,7 @@ import OpenAPIRuntime
 /// `<redacted>` wherever they appear in the line, including in error descriptions that
 /// quote the URL.
 public struct LoggingMiddleware: ClientMiddleware {
+    /// Where the lines go; label `backstop.client` unless given.
     public var logger: Logger
     /// The level of every line, failures included.
     public var level: Logger.Level

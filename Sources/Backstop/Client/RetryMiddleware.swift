@@ -15,9 +15,11 @@ import OpenAPIRuntime
 /// - Cancelling the task ends a backoff wait at once, with `CancellationError`.
 /// - When the attempts run out, the last response is returned or the last error thrown.
 public struct RetryMiddleware: ClientMiddleware {
+    /// The rules, unless the endpoint has its own.
     public var policy: RetryPolicy
     /// Shared by every copy of this middleware: one budget per client.
     public let budget: RetryBudget
+    /// Reads business codes for the retryable roles; ``APIClient`` provides its own when `nil`.
     public var classifier: ServerCodeClassifier?
     /// The largest request body buffered for replay, and response body read to classify.
     public var maximumBodyBytes: Int

@@ -26,8 +26,11 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumDelay: Duration
     /// No `Retry-After` wait is longer than this.
     public var maximumRetryAfter: Duration
+    /// The methods retried when the endpoint does not say whether it is idempotent.
     public var retryableMethods: Set<HTTPRequest.Method>
+    /// The HTTP statuses worth another attempt.
     public var retryableStatuses: Set<Int>
+    /// The transport failures worth another attempt.
     public var retryableTransportReasons: Set<TransportFailure.Reason>
     /// The roles of business codes worth retrying.
     public var retryableRoles: Set<ServerCodeRole>
