@@ -4,62 +4,64 @@ import Foundation
 import OpenAPIRuntime
 import Testing
 
-/// Many calls at once, bounded in time; one at a time, since each measures how fast 1,000
-/// calls end on two cores (debug builds of the transports spend most of it).
-@Suite("Stress", .serialized, .timeLimit(.minutes(1)))
-struct StressTests {
-    @Test(arguments: TransportKind.allCases)
-    func cancellingAThousandCallsInFlightEndsThemAllAsCancelledWithinASecond(transport: TransportKind) async throws {
-        let server = try await TestServer.running()
-        let key = uniqueKey()
-        let (sent, sending) = AsyncStream<Void>.makeStream()
-        let client = makeClient(server, transport, middlewares: [Handoff(sending)])
-        let endpoint = Endpoint<Item, ItemCode>(.get, "slow/\(key)")
-        let (reasons, elapsed) = await withTaskGroup(of: TransportFailure.Reason?.self) { group in
-            for _ in 0..<1_000 {
-                group.addTask { transportReason(of: await failure(of: client, endpoint)) }
+extension BackstopClient {
+    /// Many calls at once, bounded in time. Run alone (the parent suite is serialized): each
+    /// measures how fast 1,000 calls end on two cores, debug builds of the transports included.
+    @Suite("Stress", .timeLimit(.minutes(1)))
+    struct StressTests {
+        @Test(arguments: TransportKind.allCases)
+        func cancellingAThousandCallsInFlightEndsThemAllAsCancelledWithinASecond(transport: TransportKind) async throws {
+            let server = try await TestServer.running()
+            let key = uniqueKey()
+            let (sent, sending) = AsyncStream<Void>.makeStream()
+            let client = makeClient(server, transport, middlewares: [Handoff(sending)])
+            let endpoint = Endpoint<Item, ItemCode>(.get, "slow/\(key)")
+            let (reasons, elapsed) = await withTaskGroup(of: TransportFailure.Reason?.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask { transportReason(of: await failure(of: client, endpoint)) }
+                }
+                // Every call has been handed to the transport.
+                var handedOver = 0
+                for await _ in sent {
+                    handedOver += 1
+                    if handedOver == 1_000 { break }
+                }
+                let start = ContinuousClock.now
+                group.cancelAll()
+                var reasons: [TransportFailure.Reason?] = []
+                for await reason in group { reasons.append(reason) }
+                // The group has returned: no call's task is left running.
+                return (reasons, ContinuousClock.now - start)
             }
-            // Every call has been handed to the transport.
-            var handedOver = 0
-            for await _ in sent {
-                handedOver += 1
-                if handedOver == 1_000 { break }
-            }
-            let start = ContinuousClock.now
-            group.cancelAll()
-            var reasons: [TransportFailure.Reason?] = []
-            for await reason in group { reasons.append(reason) }
-            // The group has returned: no call's task is left running.
-            return (reasons, ContinuousClock.now - start)
+            #expect(reasons.count == 1_000)
+            #expect(reasons.allSatisfy { $0 == .cancelled })
+            #expect(elapsed < .seconds(1), "took \(elapsed)")
+            print("cancelled 1000 in-flight calls (\(transport.rawValue)) in \(elapsed)")
         }
-        #expect(reasons.count == 1_000)
-        #expect(reasons.allSatisfy { $0 == .cancelled })
-        #expect(elapsed < .seconds(1), "took \(elapsed)")
-        print("cancelled 1000 in-flight calls (\(transport.rawValue)) in \(elapsed)")
-    }
 
-    @Test(arguments: TransportKind.allCases)
-    func aFailingBackendGetsNoMoreRetriesThanTheBudget(transport: TransportKind) async throws {
-        let server = try await TestServer.running()
-        let key = uniqueKey()
-        let budget = RetryBudget()
-        let client = makeClient(server, transport, middlewares: [RetryMiddleware(budget: budget, clock: ImmediateClock())])
-        let endpoint = RetryTests.statusEndpoint(key: key, code: 503, failures: .max)
-        let start = ContinuousClock.now
-        let layers = await withTaskGroup(of: APIError<AppCode, ItemCode>.Layer?.self) { group in
-            for _ in 0..<1_000 {
-                group.addTask { await failure(of: client, endpoint)?.layer }
+        @Test(arguments: TransportKind.allCases)
+        func aFailingBackendGetsNoMoreRetriesThanTheBudget(transport: TransportKind) async throws {
+            let server = try await TestServer.running()
+            let key = uniqueKey()
+            let budget = RetryBudget()
+            let client = makeClient(server, transport, middlewares: [RetryMiddleware(budget: budget, clock: ImmediateClock())])
+            let endpoint = RetryTests.statusEndpoint(key: key, code: 503, failures: .max)
+            let start = ContinuousClock.now
+            let layers = await withTaskGroup(of: APIError<AppCode, ItemCode>.Layer?.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask { await failure(of: client, endpoint)?.layer }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            let elapsed = ContinuousClock.now - start
+            let extra = await server.state.hits(key) - 1_000
+            #expect(layers.count == 1_000)
+            #expect(layers.allSatisfy { $0 == .http })
+            // At most the reserve plus the share of the 1,000 requests; without a budget, 2,000.
+            #expect(extra <= budget.reserve + Int(budget.share * 1_000))
+            #expect(extra > 0)
+            print("1000 calls to a failing backend (\(transport.rawValue)): \(extra) extra attempts in \(elapsed)")
         }
-        let elapsed = ContinuousClock.now - start
-        let extra = await server.state.hits(key) - 1_000
-        #expect(layers.count == 1_000)
-        #expect(layers.allSatisfy { $0 == .http })
-        // At most the reserve plus the share of the 1,000 requests; without a budget, 2,000.
-        #expect(extra <= budget.reserve + Int(budget.share * 1_000))
-        #expect(extra > 0)
-        print("1000 calls to a failing backend (\(transport.rawValue)): \(extra) extra attempts in \(elapsed)")
     }
 }
 

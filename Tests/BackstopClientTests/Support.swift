@@ -7,6 +7,11 @@ import OpenAPIURLSession
 import Synchronization
 import Testing
 
+/// Every suite of the client's tests, one test at a time: several measure how fast calls
+/// end, which a stress test running beside them on two cores would distort.
+@Suite("Backstop client", .serialized)
+enum BackstopClient {}
+
 /// The app-wide codes of the test backend.
 enum AppCode: Int, ServerCode {
     case rateLimited = 42901

@@ -98,12 +98,12 @@ public struct APIClient<General: ServerCode>: Sendable {
             classifier: ServerCodeClassifier(contract: contract, generalCodes: General.self, decoder: decoder),
             reportsOutcome: true
         )
-        var outcome = RequestOutcome(method: endpoint.method, path: endpoint.path, operationID: endpoint.operationID,
-                                     status: nil, duration: .zero, attempts: 0, retries: [], repairs: 0)
+        var path = endpoint.path
+        var status: HTTPResponse.Status?
         let result: Result<APIResponse<Payload>, APIError<General, Module>>
         do throws(APIError<General, Module>) {
             let request = try makeRequest(for: endpoint)
-            outcome.path = request.0.path ?? endpoint.path
+            path = request.0.path ?? endpoint.path
             let timeout = endpoint.timeout ?? timeout
             let exchanged = await RequestContext.$current.withValue(context) {
                 do {
@@ -114,22 +114,27 @@ public struct APIClient<General: ServerCode>: Sendable {
                 }
             }
             let (response, body) = try exchanged.get()
-            outcome.status = response.status
+            status = response.status
             let report = try contract.unwrap(Payload.self, from: body, response: response, decoder: decoder,
                                              throwing: APIError<General, Module>.self)
-            outcome.repairs = report.repairs.count
             result = .success(APIResponse(status: response.status, headerFields: response.headerFields,
                                           payload: report.value, repairs: report.repairs,
                                           attempts: context.attempts, duration: ContinuousClock.now - start))
         } catch {
-            outcome.failure = (error.layer.rawValue, error.groupingIdentifier, error.description)
-            if case .http(let failure) = error { outcome.status = failure.status }
+            if case .http(let failure) = error { status = failure.status }
             result = .failure(error)
         }
-        outcome.duration = ContinuousClock.now - start
-        outcome.attempts = context.attempts
-        outcome.retries = context.retries
-        context.complete(outcome)
+        // Describing the outcome costs more than a cancelled call; only do it for someone.
+        if context.hasObservers {
+            var outcome = RequestOutcome(method: endpoint.method, path: path, operationID: endpoint.operationID, status: status,
+                                         duration: ContinuousClock.now - start, attempts: context.attempts,
+                                         retries: context.retries, repairs: 0)
+            switch result {
+            case .success(let response): outcome.repairs = response.repairs.count
+            case .failure(let error): outcome.failure = (error.layer.rawValue, error.groupingIdentifier, error.description)
+            }
+            context.complete(outcome)
+        }
         return try result.get()
     }
 }

@@ -59,6 +59,9 @@ final class RequestContext: @unchecked Sendable {
         lock.withLock { observers.append(observer) }
     }
 
+    /// Whether anyone waits to hear the outcome.
+    var hasObservers: Bool { lock.withLock { !observers.isEmpty } }
+
     /// Ends the call; later calls do nothing.
     func complete(_ outcome: RequestOutcome) {
         let toCall: [@Sendable (RequestOutcome) -> Void] = lock.withLock {
