@@ -66,6 +66,10 @@ enum ContractsTour {
             for language in ["en", "zh-Hans", "ko"] {
                 terminal.line("  user (\(language)): " + error.userMessage(locale: Locale(identifier: language), catalog: catalog))
             }
+            if let alert = RecoveryPolicy(catalog: catalog).alert(for: error, locale: Locale(identifier: "en")) {
+                terminal.line("  alert:")
+                for line in alert.terminalText.split(separator: "\n") { terminal.line("    \(line)") }
+            }
         }
     }
 }

@@ -37,15 +37,22 @@ extension APIError: LocalizedError {
         let locale = locale ?? MessageCatalog.preferredLocale
         let languages = MessageCatalog.languageTags(for: locale)
         let codeKey = businessCode.map { "server.\($0.stringValue)" }
-        if let codeKey, let message = catalog.message(for: codeKey, languages: languages) { return message }
-        if let message = serverMessage?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty {
-            return message
-        }
-        if let codeKey, let message = catalog.message(for: codeKey, languages: ["en"]) { return message }
+        if let message = specificMessage(for: codeKey, languages: languages, catalog: catalog) { return message }
         for key in genericKeys(for: "") {
             if let message = catalog.message(for: key, locale: locale) { return message }
         }
         return Self.fallbackMessage[layer] ?? "Something went wrong. Please try again."
+    }
+
+    /// The app's entry for `key` in the first of `languages` that has it, else the server's
+    /// own message, else the entry in English: the most specific text, in the best language.
+    func specificMessage(for key: String?, languages: [String], catalog: MessageCatalog) -> String? {
+        if let key, let message = catalog.message(for: key, languages: languages) { return message }
+        if let message = serverMessage?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty {
+            return message
+        }
+        if let key, let message = catalog.message(for: key, languages: ["en"]) { return message }
+        return nil
     }
 
     /// The business code, whether it came as a business failure or with an HTTP error.
