@@ -31,7 +31,7 @@ public struct RetryMiddleware: ClientMiddleware {
     /// - Parameters:
     ///   - clock: Waits out the backoff; tests pass a `TestClock` or an `ImmediateClock`.
     ///   - random: A number in `0…1` for the jitter.
-    ///   - now: The wall-clock time, to read `Retry-After` dates.
+    ///   - now: The wall-clock time, to read `Retry-After` dates of responses without a `Date`.
     public init(
         policy: RetryPolicy = .default,
         budget: RetryBudget = RetryBudget(),
@@ -75,15 +75,14 @@ public struct RetryMiddleware: ClientMiddleware {
                 let failure = RetryPolicy.Failure.transport(TransportFailure(error).reason)
                 guard retries < policy.retryLimit, policy.isRetryable(failure), budget.withdraw() else { throw error }
                 retries += 1
-                try await wait(before: retries, failure: failure, retryAfter: nil, policy: policy, context: context)
+                try await wait(before: retries, failure: failure, response: nil, policy: policy, context: context)
                 continue
             }
             guard case .retryable(let failure) = attempt.verdict, retries < policy.retryLimit, budget.withdraw() else {
                 return (attempt.response, attempt.body)
             }
             retries += 1
-            try await wait(before: retries, failure: failure, retryAfter: attempt.response.headerFields[.retryAfter],
-                           policy: policy, context: context)
+            try await wait(before: retries, failure: failure, response: attempt.response, policy: policy, context: context)
         }
     }
 
@@ -113,10 +112,11 @@ public struct RetryMiddleware: ClientMiddleware {
     }
 
     private func wait(
-        before retry: Int, failure: RetryPolicy.Failure, retryAfter: String?, policy: RetryPolicy, context: RequestContext?
+        before retry: Int, failure: RetryPolicy.Failure, response: HTTPResponse?, policy: RetryPolicy, context: RequestContext?
     ) async throws {
         context?.recordRetry(reason: failure.description)
-        let delay = policy.delay(beforeRetry: retry, retryAfter: retryAfter, now: now(), random: random())
+        let retryAfter = response.flatMap { RetryAfter.duration(in: $0.headerFields, now: now()) }
+        let delay = policy.delay(beforeRetry: retry, retryAfter: retryAfter, random: random())
         try await clock.sleep(for: delay, tolerance: nil)
     }
 }

@@ -13,8 +13,9 @@ import HTTPTypes
 ///   role; a decoding failure never is.
 /// - At most ``retryLimit`` retries, each after
 ///   `random(0 … min(maximumDelay, exponentialBackoffScale × exponentialBackoffBase^(retry−1)))`
-///   ("full jitter"), or after the response's `Retry-After` (seconds or HTTP-date), capped
-///   at ``maximumRetryAfter``; a malformed `Retry-After` is ignored.
+///   ("full jitter"), or after the response's `Retry-After` (seconds or HTTP-date, read as
+///   ``RecoveryAlert/retryAfter`` reads it), capped at ``maximumRetryAfter``; a malformed
+///   `Retry-After` is ignored.
 public struct RetryPolicy: Sendable, Hashable {
     /// Retries after the first attempt; 2 makes at most 3 attempts.
     public var retryLimit: Int
@@ -106,39 +107,13 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait before retry number `retry` (1 for the first).
     ///
     /// - Parameters:
-    ///   - retryAfter: The failed response's `Retry-After` value; used, capped, when valid.
-    ///   - now: The wall-clock time, to read an HTTP-date.
+    ///   - retryAfter: The wait the failed response's `Retry-After` asked for, if it was
+    ///     readable; waited instead of the backoff, capped at ``maximumRetryAfter``.
     ///   - random: A number in `0…1` that picks the jittered delay.
-    public func delay(beforeRetry retry: Int, retryAfter: String? = nil, now: Date = Date(), random: Double) -> Duration {
-        if let retryAfter, let wait = Self.wait(retryAfter: retryAfter, now: now) {
-            return min(wait, maximumRetryAfter)
-        }
+    public func delay(beforeRetry retry: Int, retryAfter: Duration? = nil, random: Double) -> Duration {
+        if let retryAfter { return min(max(retryAfter, .zero), maximumRetryAfter) }
         let exponent = Double(max(retry - 1, 0))
         let ceiling = min(exponentialBackoffScale * pow(exponentialBackoffBase, exponent), maximumDelay)
         return ceiling * min(max(random, 0), 1)
-    }
-
-    /// The wait a `Retry-After` value asks for: delay-seconds or an HTTP-date; `nil` when malformed.
-    static func wait(retryAfter value: String, now: Date) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // Too many digits for an Int is still a very long wait.
-            return Int(text).map { .seconds($0) } ?? .seconds(Int.max)
-        }
-        guard let date = httpDate(text) else { return nil }
-        let seconds = max(date.timeIntervalSince(now), 0)
-        return .milliseconds(Int64(min(seconds, 1e9) * 1000))
-    }
-
-    /// RFC 9110's HTTP-date: IMF-fixdate, or the obsolete RFC 850 and asctime forms.
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
