@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Benchmarks for BackstopJSON, kept in their own package so the library itself never
+// Benchmarks for BackstopJSON and Backstop's client, kept in their own package so the library itself never
 // depends on ordo-one/benchmark. Run with `./compare.sh` or `swift package benchmark`.
 import PackageDescription
 
@@ -9,6 +9,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(name: "Backstop", path: ".."),
+        // The client benchmark's local server and second transport; never the library's.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +26,23 @@ let package = Package(
                 .product(name: "Backstop", package: "Backstop"),
             ],
             path: "Benchmarks/JSONDecoding",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
+            name: "ClientOverhead",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Backstop", package: "Backstop"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ClientOverhead",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]

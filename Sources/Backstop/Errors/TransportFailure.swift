@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIRuntime
 
 /// A request that got no HTTP response: the network, DNS, TLS or the caller stopped it.
 public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
@@ -32,11 +33,22 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
     /// Classifies an error thrown by a networking stack, keeping it as ``underlying``.
     ///
     /// Understands `URLError` (and `NSError`s in its domain), `CancellationError`,
-    /// `POSIXError` codes, and by name the timeouts, closed connections and TLS errors of
-    /// AsyncHTTPClient and SwiftNIO; anything else is ``Reason/other``. Clients that know
-    /// their stack better pass the reason themselves with ``init(_:underlying:)``.
+    /// `POSIXError` codes, SwiftNIO's `IOError` by its errno (111 is a refused
+    /// connection), and by name the timeouts, closed connections and TLS errors of
+    /// AsyncHTTPClient and SwiftNIO; anything else is ``Reason/other``. An OpenAPI
+    /// `ClientError` is looked through: the error it wraps is classified and kept. Clients
+    /// that know their stack better pass the reason themselves with ``init(_:underlying:)``.
     public init(_ error: any Error) {
+        let error = Self.unwrapped(error)
         self.init(Self.reason(for: error), underlying: error)
+    }
+
+    /// The transport's own error inside OpenAPI's wrappers.
+    static func unwrapped(_ error: any Error) -> any Error {
+        var error = error
+        // Each middleware of a generated client may wrap it once more.
+        while let wrapper = error as? ClientError { error = wrapper.underlyingError }
+        return error
     }
 
     public var description: String {
@@ -52,6 +64,7 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         if bridged.domain == NSPOSIXErrorDomain, let reason = reason(forPOSIX: Int32(truncatingIfNeeded: bridged.code)) {
             return reason
         }
+        if let code = nioErrno(of: error), let reason = reason(forPOSIX: code) { return reason }
         return reasonByName(of: error)
     }
 
@@ -90,6 +103,17 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case ECANCELED: .cancelled
         default: nil
         }
+    }
+
+    /// The errno of SwiftNIO's `IOError`, read through reflection: its `error` is `.errno(CInt)`.
+    private static func nioErrno(of error: any Error) -> Int32? {
+        guard String(reflecting: type(of: error)).hasSuffix(".IOError") else { return nil }
+        for child in Mirror(reflecting: error).children where child.label == "error" {
+            for payload in Mirror(reflecting: child.value).children where payload.label == "errno" {
+                return payload.value as? Int32
+            }
+        }
+        return nil
     }
 
     // Backstop does not link AsyncHTTPClient or NIO, so their errors are recognised by the

@@ -19,12 +19,16 @@ enum RetryAfter {
         return .seconds(max(0, Int(date.timeIntervalSince(sent).rounded(.up))))
     }
 
-    /// An IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or one of the obsolete RFC 850
+    /// and asctime forms, which RFC 9110 §5.6.7 requires recipients to accept too.
     private static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
     }
 }

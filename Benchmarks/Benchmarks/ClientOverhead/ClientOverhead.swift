@@ -1,0 +1,126 @@
+// What Backstop's client adds to each request over the raw transport, against a local server.
+//
+// Benchmarks are named "client/<transport>/<contender>", one request per iteration:
+// - "raw": the `ClientTransport` alone, then the body read and unwrapped with the same
+//   contract and decoder the client uses, so both sides do the same decoding work;
+// - "APIClient": `APIClient.send`, no middlewares: endpoint, context, timeout race, size limit;
+// - "APIClient+middlewares": with logging (a no-op handler), metrics (no-op) and retry.
+// Compare each with "raw" of the same transport; the goal is at most 1.05x.
+//
+// Each benchmark runs in its own process with its own Hummingbird server on 127.0.0.1.
+
+import AsyncHTTPClient
+import Backstop
+import Benchmark
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import OpenAPIURLSession
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 50,
+        maxDuration: .seconds(4),
+        maxIterations: 20_000
+    )
+    for transport in TransportKind.allCases {
+        for contender in Contender.allCases {
+            Benchmark("client/\(transport.rawValue)/\(contender.rawValue)") { (benchmark: Benchmark, request: Request) async throws in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try await request())
+                }
+            } setup: {
+                try await contender.prepare(transport: transport, server: LocalServer.start())
+            }
+        }
+    }
+}
+
+struct Item: Codable, Sendable, Equatable {
+    var id: Int
+    var name: String
+}
+
+let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
+typealias Request = @Sendable () async throws -> Item
+
+enum TransportKind: String, CaseIterable {
+    case urlSession, asyncHTTPClient
+
+    func make() -> any ClientTransport {
+        switch self {
+        case .urlSession: URLSessionTransport()
+        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        }
+    }
+}
+
+enum Contender: String, CaseIterable {
+    case raw
+    case client = "APIClient"
+    case clientWithMiddlewares = "APIClient+middlewares"
+
+    func prepare(transport kind: TransportKind, server: URL) async throws -> Request {
+        let transport = kind.make()
+        let decoder = ResilientJSONDecoder()
+        let request: Request
+        switch self {
+        case .raw:
+            let httpRequest = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/items/7",
+                                          headerFields: [.accept: "application/json"])
+            request = {
+                let (response, body) = try await transport.send(httpRequest, body: nil, baseURL: server, operationID: "GET items/7")
+                let data = try await Data(collecting: body ?? HTTPBody(), upTo: 10 << 20)
+                return try backendB.unwrap(Item.self, from: data, response: response, decoder: decoder,
+                                           throwing: APIError<NoModuleCodes, NoModuleCodes>.self).value
+            }
+        case .client, .clientWithMiddlewares:
+            let middlewares: [any ClientMiddleware] = self == .client ? [] : [
+                LoggingMiddleware(logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })),
+                MetricsMiddleware(),
+                RetryMiddleware(),
+            ]
+            let client = APIClient<NoModuleCodes>(baseURL: server, contract: backendB, decoder: decoder,
+                                                  middlewares: middlewares, transport: transport)
+            let endpoint = Endpoint<Item, NoModuleCodes>(.get, "items/7")
+            request = { try await client.send(endpoint) }
+        }
+        // Checked once, so a broken contender fails instead of being timed.
+        guard try await request() == Item(id: 7, name: "Item 7") else { throw LocalServer.Failure("wrong item") }
+        return request
+    }
+}
+
+enum LocalServer {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Starts a server answering `/items/:id` in backend B's envelope; it runs until the process ends.
+    static func start() async throws -> URL {
+        let router = Router()
+        router.get("items/:id") { _, context in
+            let id = context.parameters.get("id", as: Int.self) ?? 0
+            let body = #"{"code":200,"msg":"OK","data":{"id":\#(id),"name":"Item \#(id)"}}"#
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var quiet = Logger(label: "bench-server")
+        quiet.logLevel = .critical
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in
+                                  continuation.yield(channel.localAddress?.port ?? 0)
+                                  continuation.finish()
+                              }, logger: quiet)
+        Task { try await app.run() }
+        var port = 0
+        for await value in ports { port = value }
+        guard port != 0, let url = URL(string: "http://127.0.0.1:\(port)") else { throw Failure("the server did not start") }
+        return url
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// The middlewares and the transport as one function, composed as a generated client composes them.
+    func chain(operationID: String) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
+        let transport = transport
+        var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { request, body, url in
+            RequestContext.current?.recordAttempt()
+            return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { request, body, url in
+                try await middleware.intercept(request, body: body, baseURL: url, operationID: operationID, next: inner)
+            }
+        }
+        return next
+    }
+
+    /// Sends the request through the chain and reads the whole response body, within the
+    /// timeout and the size limit; ``apiError(for:)`` says what a thrown error amounts to.
+    func exchange(
+        _ request: (HTTPRequest, HTTPBody?), operationID: String, timeout: Duration
+    ) async throws -> (HTTPResponse, Data) {
+        let send = chain(operationID: operationID)
+        let (baseURL, limit, clock) = (baseURL, maximumResponseBytes, clock)
+        return try await withThrowingTaskGroup(of: Exchanged?.self) { group in
+            group.addTask {
+                let (response, body) = try await send(request.0, request.1, baseURL)
+                return Exchanged(response: response, body: try await BodyCollection.collect(body, upTo: limit))
+            }
+            // The timer's `nil` wins the race when the exchange is too slow.
+            group.addTask {
+                try await clock.sleep(for: timeout, tolerance: nil)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard case .some(.some(let exchanged)) = try await group.next() else { throw TimedOut(timeout: timeout) }
+            return (exchanged.response, exchanged.body)
+        }
+    }
+
+    /// The error a failed exchange amounts to; anything not Backstop's own is the transport's.
+    static func apiError<Module>(for error: any Error) -> APIError<General, Module> {
+        let error = TransportFailure.unwrapped(error)
+        switch error {
+        case let error as APIError<General, Module>: return error
+        case let timedOut as TimedOut: return .transport(TransportFailure(.timedOut, underlying: timedOut))
+        case let tooLarge as BodyCollection.TooLarge:
+            return .client(ClientFailure(.responseTooLarge, detail: tooLarge.description))
+        default:
+            // Whatever a transport throws once its task is cancelled, the cause is the cancellation.
+            if Task.isCancelled { return .transport(TransportFailure(.cancelled, underlying: error)) }
+            return .transport(TransportFailure(error))
+        }
+    }
+}
+
+private struct Exchanged: Sendable {
+    var response: HTTPResponse
+    var body: Data
+}
+
+/// The call outlived its timeout.
+struct TimedOut: Error, CustomStringConvertible {
+    let timeout: Duration
+    var description: String { "no response within \(timeout)" }
+}

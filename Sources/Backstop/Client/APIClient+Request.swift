@@ -1,0 +1,25 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// The request line and body of `endpoint`, or the `.client` error that keeps it from being made.
+    func makeRequest<Payload, Module>(
+        for endpoint: Endpoint<Payload, Module>
+    ) throws(APIError<General, Module>) -> (HTTPRequest, HTTPBody?) {
+        guard let path = RequestPath.make(endpoint.path, query: endpoint.query, baseURL: baseURL) else {
+            throw .client(ClientFailure(.invalidURL, detail: "\"\(endpoint.path)\" relative to \(baseURL.absoluteString) makes no URL"))
+        }
+        var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: endpoint.headerFields)
+        if request.headerFields[.accept] == nil { request.headerFields[.accept] = "application/json" }
+        guard let body = endpoint.body else { return (request, nil) }
+        do {
+            let encoded = try body.encoded()
+            if request.headerFields[.contentType] == nil { request.headerFields[.contentType] = encoded.contentType }
+            return (request, HTTPBody(encoded.data))
+        } catch {
+            throw .client(ClientFailure(.unencodableBody, detail: "the body of \(endpoint.operationID) could not be encoded: \(error)",
+                                        underlying: error))
+        }
+    }
+}

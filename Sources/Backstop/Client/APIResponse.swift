@@ -1,0 +1,16 @@
+import BackstopJSON
+import HTTPTypes
+
+/// Everything a call through ``APIClient`` learned, for callers that need more than the payload.
+public struct APIResponse<Payload: Sendable>: Sendable {
+    public var status: HTTPResponse.Status
+    public var headerFields: HTTPFields
+    /// The payload the contract unwrapped.
+    public var payload: Payload
+    /// What lenient decoding repaired in the body, paths rooted at the body.
+    public var repairs: [Repair]
+    /// How many times the request reached the transport; more than 1 after retries.
+    public var attempts: Int
+    /// From the call's start to its decoded payload, retries and backoff included.
+    public var duration: Duration
+}

@@ -1,0 +1,33 @@
+import Foundation
+import OpenAPIRuntime
+
+/// Reading bodies whole, within a limit, so an endless or huge body is an error and not
+/// an out-of-memory crash.
+enum BodyCollection {
+    /// A body longer than the limit; nothing past the limit was read.
+    struct TooLarge: Error, CustomStringConvertible {
+        let limit: Int
+        var description: String { "the body is larger than the limit of \(limit) bytes" }
+    }
+
+    static func collect(_ body: HTTPBody?, upTo limit: Int) async throws -> Data {
+        guard let body else { return Data() }
+        if case .known(let length) = body.length {
+            guard length <= limit else { throw TooLarge(limit: limit) }
+        }
+        var data = Data()
+        for try await chunk in body {
+            guard chunk.count <= limit - data.count else { throw TooLarge(limit: limit) }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+
+    /// A body that can be sent again: `body` itself when it can be iterated many times,
+    /// else its bytes, read once.
+    static func replayable(_ body: HTTPBody?, upTo limit: Int) async throws -> HTTPBody? {
+        guard let body, body.iterationBehavior == .single else { return body }
+        let data = try await collect(body, upTo: limit)
+        return HTTPBody(data)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+
+/// One call to a backend: the request, the payload it answers and the module codes it may fail with.
+///
+/// ```swift
+/// let join = Endpoint<Group, StudyGroupCode>(.post, "groups/join", body: JoinRequest(code: "X7"))
+/// let group = try await client.send(join)
+/// ```
+///
+/// Anything left `nil` takes the client's setting. The path is relative to the client's
+/// base URL; query items are percent-encoded by the client.
+public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Sendable {
+    public var method: HTTPRequest.Method
+    /// Relative to the client's base URL; characters a path may not hold are percent-encoded.
+    public var path: String
+    /// Percent-encoded by the client, `+` included.
+    public var query: [URLQueryItem]
+    /// Sent as given; `Accept` and `Content-Type` are filled in when absent.
+    public var headerFields: HTTPFields
+    /// Encoded when the call is made; `nil` sends no body.
+    public var body: RequestBody?
+    /// The contract for this endpoint alone, such as an old API without envelopes.
+    public var contract: (any ResponseContract)?
+    /// How long the whole call may take, retries included.
+    public var timeout: Duration?
+    /// The retry rules for this endpoint; ``RetryPolicy/never`` turns retries off.
+    public var retry: RetryPolicy?
+    /// Whether sending it twice is harmless; `nil` decides by the method.
+    public var isIdempotent: Bool?
+    /// Whether the call carries the user's credential; read by authentication middleware.
+    public var requiresAuthentication: Bool
+    /// A name for logs and metrics, stable across calls: `POST groups/join` unless given.
+    public var operationID: String
+
+    public init(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        query: [URLQueryItem] = [],
+        headerFields: HTTPFields = [:],
+        body: RequestBody? = nil,
+        contract: (any ResponseContract)? = nil,
+        timeout: Duration? = nil,
+        retry: RetryPolicy? = nil,
+        isIdempotent: Bool? = nil,
+        requiresAuthentication: Bool = true,
+        operationID: String? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headerFields = headerFields
+        self.body = body
+        self.contract = contract
+        self.timeout = timeout
+        self.retry = retry
+        self.isIdempotent = isIdempotent
+        self.requiresAuthentication = requiresAuthentication
+        self.operationID = operationID ?? "\(method.rawValue) \(path)"
+    }
+
+    /// An endpoint whose body is `body` encoded as JSON.
+    public init<Body: Encodable & Sendable>(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        query: [URLQueryItem] = [],
+        headerFields: HTTPFields = [:],
+        body: Body,
+        contract: (any ResponseContract)? = nil,
+        timeout: Duration? = nil,
+        retry: RetryPolicy? = nil,
+        isIdempotent: Bool? = nil,
+        requiresAuthentication: Bool = true,
+        operationID: String? = nil
+    ) {
+        self.init(method, path, query: query, headerFields: headerFields, body: .json(body), contract: contract,
+                  timeout: timeout, retry: retry, isIdempotent: isIdempotent,
+                  requiresAuthentication: requiresAuthentication, operationID: operationID)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The path and query of a request line, as the transports join it to a base URL.
+enum RequestPath {
+    /// What a path may hold, plus `%`: escapes are kept as written.
+    private static let allowed: CharacterSet = {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.insert("%")
+        return allowed
+    }()
+
+    /// `/path?query`, percent-encoded; `nil` when it makes no URL with `baseURL`.
+    ///
+    /// Characters a path may not hold are encoded; `%` escapes are kept as written, so a
+    /// malformed one (`100%zz`) makes no URL.
+    static func make(_ path: String, query: [URLQueryItem], baseURL: URL) -> String? {
+        let relative = path.hasPrefix("/") ? path : "/" + path
+        var text = relative.addingPercentEncoding(withAllowedCharacters: allowed) ?? relative
+        if !query.isEmpty {
+            var components = URLComponents()
+            components.queryItems = query
+            // `+` in a value would read as a space on many servers.
+            text += "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        }
+        // Joined as URLSessionTransport joins them, so what passes here passes there.
+        guard hasValidEscapes(text), let components = URLComponents(string: text),
+              var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true), base.host != nil else { return nil }
+        base.percentEncodedPath += components.percentEncodedPath
+        base.percentEncodedQuery = components.percentEncodedQuery
+        return base.url == nil ? nil : text
+    }
+
+    /// Whether every `%` starts an escape of two hex digits, as RFC 3986 requires; some
+    /// Foundations let a stray one through to the server.
+    private static func hasValidEscapes(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+
+/// When a failed request is sent again, and how long to wait first.
+///
+/// The defaults are Alamofire's `RetryPolicy` rules, with 429 and `Retry-After` added:
+/// - Only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) are retried, unless
+///   the endpoint says it is idempotent (or says it is not).
+/// - Statuses 408, 429, 500, 502, 503 and 504 are retried.
+/// - Transport failures timed out, connection lost, cannot connect and cannot find host
+///   are retried; a cancelled request never is.
+/// - A business failure is retried only when its general code has the `rateLimited`
+///   role; a decoding failure never is.
+/// - At most ``retryLimit`` retries, each after
+///   `random(0 … min(maximumDelay, exponentialBackoffScale × exponentialBackoffBase^(retry−1)))`
+///   ("full jitter"), or after the response's `Retry-After` (seconds or HTTP-date, read as
+///   ``RecoveryAlert/retryAfter`` reads it), capped at ``maximumRetryAfter``; a malformed
+///   `Retry-After` is ignored.
+public struct RetryPolicy: Sendable, Hashable {
+    /// Retries after the first attempt; 2 makes at most 3 attempts.
+    public var retryLimit: Int
+    /// The factor between one retry's delay and the next.
+    public var exponentialBackoffBase: Double
+    /// The longest delay before the first retry.
+    public var exponentialBackoffScale: Duration
+    /// No backoff delay is longer than this.
+    public var maximumDelay: Duration
+    /// No `Retry-After` wait is longer than this.
+    public var maximumRetryAfter: Duration
+    /// The methods retried when the endpoint does not say whether it is idempotent.
+    public var retryableMethods: Set<HTTPRequest.Method>
+    /// The HTTP statuses worth another attempt.
+    public var retryableStatuses: Set<Int>
+    /// The transport failures worth another attempt.
+    public var retryableTransportReasons: Set<TransportFailure.Reason>
+    /// The roles of business codes worth retrying.
+    public var retryableRoles: Set<ServerCodeRole>
+
+    public init(
+        retryLimit: Int = 2,
+        exponentialBackoffBase: Double = 2,
+        exponentialBackoffScale: Duration = .milliseconds(500),
+        maximumDelay: Duration = .seconds(30),
+        maximumRetryAfter: Duration = .seconds(60),
+        retryableMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace],
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableTransportReasons: Set<TransportFailure.Reason> = [.timedOut, .connectionLost, .cannotConnectToHost, .cannotFindHost],
+        retryableRoles: Set<ServerCodeRole> = [.rateLimited]
+    ) {
+        self.retryLimit = retryLimit
+        self.exponentialBackoffBase = exponentialBackoffBase
+        self.exponentialBackoffScale = exponentialBackoffScale
+        self.maximumDelay = maximumDelay
+        self.maximumRetryAfter = maximumRetryAfter
+        self.retryableMethods = retryableMethods
+        self.retryableStatuses = retryableStatuses
+        self.retryableTransportReasons = retryableTransportReasons
+        self.retryableRoles = retryableRoles
+    }
+
+    /// Alamofire's rules with 429, `Retry-After` and the `rateLimited` role.
+    public static let `default` = RetryPolicy()
+    /// No retries at all.
+    public static let never = RetryPolicy(retryLimit: 0)
+
+    /// One attempt's failure, as the rules see it.
+    public enum Failure: Sendable, Hashable, CustomStringConvertible {
+        case status(Int)
+        case transport(TransportFailure.Reason)
+        /// A business failure; the role of its general code, if any.
+        case server(ServerCodeRole?)
+        case decoding
+
+        /// `status.503`, `transport.timedOut`, `server.rateLimited`, for logs and metrics.
+        public var description: String {
+            switch self {
+            case .status(let code): "status.\(code)"
+            case .transport(let reason): "transport.\(reason.rawValue)"
+            case .server(let role): "server.\(role?.rawValue ?? "none")"
+            case .decoding: "decoding"
+            }
+        }
+    }
+
+    /// Whether requests with `method` may be sent twice; `isIdempotent` is the endpoint's word.
+    public func allowsRetry(of method: HTTPRequest.Method, isIdempotent: Bool? = nil) -> Bool {
+        retryLimit > 0 && (isIdempotent ?? retryableMethods.contains(method))
+    }
+
+    /// Whether `failure` is worth retrying, leaving out the method and the retry count.
+    public func isRetryable(_ failure: Failure) -> Bool {
+        switch failure {
+        case .status(let code): retryableStatuses.contains(code)
+        case .transport(let reason): retryableTransportReasons.contains(reason)
+        case .server(let role): role.map(retryableRoles.contains) ?? false
+        case .decoding: false
+        }
+    }
+
+    /// Whether a request that failed with `failure` after `retries` retries is sent again.
+    public func shouldRetry(
+        _ method: HTTPRequest.Method, isIdempotent: Bool? = nil, after failure: Failure, retries: Int
+    ) -> Bool {
+        retries < retryLimit && allowsRetry(of: method, isIdempotent: isIdempotent) && isRetryable(failure)
+    }
+
+    /// The wait before retry number `retry` (1 for the first).
+    ///
+    /// - Parameters:
+    ///   - retryAfter: The wait the failed response's `Retry-After` asked for, if it was
+    ///     readable; waited instead of the backoff, capped at ``maximumRetryAfter``.
+    ///   - random: A number in `0…1` that picks the jittered delay.
+    public func delay(beforeRetry retry: Int, retryAfter: Duration? = nil, random: Double) -> Duration {
+        if let retryAfter { return min(max(retryAfter, .zero), maximumRetryAfter) }
+        let exponent = Double(max(retry - 1, 0))
+        let ceiling = min(exponentialBackoffScale * pow(exponentialBackoffBase, exponent), maximumDelay)
+        return ceiling * min(max(random, 0), 1)
+    }
+}

@@ -1,0 +1,42 @@
+import BackstopJSON
+import Foundation
+import HTTPTypes
+
+/// Reads the role of the business code in a response, for middlewares that act on it
+/// (retrying a `rateLimited` code, refreshing on `tokenExpired`) before the body is decoded.
+///
+/// ``APIClient`` hands its own to its middlewares; an OpenAPI-generated client passes one
+/// to the middlewares that need it:
+///
+/// ```swift
+/// let classifier = ServerCodeClassifier(contract: backendB, generalCodes: AppCode.self)
+/// let retry = RetryMiddleware(classifier: classifier)
+/// ```
+public struct ServerCodeClassifier: Sendable {
+    private let classify: @Sendable (HTTPResponse, Data) -> ServerCodeRole?
+
+    /// Reads envelopes with `contract` and classifies their codes as `General` codes.
+    public init<General: ServerCode>(
+        contract: any ResponseContract, generalCodes: General.Type, decoder: ResilientJSONDecoder = ResilientJSONDecoder()
+    ) {
+        // Repairs are reported once, when the client decodes the body.
+        let quiet = { var quiet = decoder; quiet.reporter = nil; return quiet }()
+        classify = { response, body in
+            guard !body.isEmpty, let json = try? ParsedJSON(body, decoder: quiet) else { return nil }
+            let code: RawServerCode?
+            if contract.acceptedStatuses.contains(response.status.code) {
+                guard case .failure(let failure, _)? = try? contract.envelope(of: json, status: response.status).outcome
+                else { return nil }
+                code = failure
+            } else {
+                code = contract.errorDetails(in: json, status: response.status).code
+            }
+            return code.flatMap { General($0)?.role }
+        }
+    }
+
+    /// The role of the business code in `body`, or `nil` when it has none or no code.
+    public func role(of response: HTTPResponse, body: Data) -> ServerCodeRole? {
+        classify(response, body)
+    }
+}

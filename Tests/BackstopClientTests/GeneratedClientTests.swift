@@ -1,0 +1,78 @@
+import Backstop
+import Clocks
+import Foundation
+import InMemoryLogging
+import Logging
+import MetricsTestKit
+@_spi(Generated) import OpenAPIRuntime
+import Testing
+
+extension BackstopClient {
+    /// The middlewares in the chain an OpenAPI-generated `Client` builds: `UniversalClient`,
+    /// which generated code calls with each operation's serializer and deserializer.
+    @Suite("Middlewares in an OpenAPI-generated client")
+    struct GeneratedClientTests {
+        /// What a generated `getItem` operation does, through `client`.
+        static func getItem(_ client: UniversalClient, path: String) async throws -> (status: Int, body: Data) {
+            try await client.send(
+                input: path,
+                forOperation: "getItem",
+                serializer: { path in (HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), nil) },
+                deserializer: { response, body in
+                    (response.status.code, try await Data(collecting: body ?? HTTPBody(), upTo: 1 << 20))
+                }
+            )
+        }
+
+        @Test(arguments: TransportKind.allCases)
+        func retryLoggingAndMetricsServeAGeneratedClient(transport: TransportKind) async throws {
+            let server = try await TestServer.running()
+            let handler = InMemoryLogHandler()
+            let metrics = TestMetrics()
+            let classifier = ServerCodeClassifier(contract: backendB, generalCodes: AppCode.self)
+            let client = UniversalClient(serverURL: server.baseURL, transport: transport.make(), middlewares: [
+                LoggingMiddleware(logger: Logger(label: "generated") { _ in handler }, secretQueryItems: ["token"]),
+                MetricsMiddleware(factory: metrics),
+                RetryMiddleware(classifier: classifier, clock: ImmediateClock()),
+            ])
+            let status = uniqueKey("status")
+            let flaky = try await Self.getItem(client, path: "/status/\(status)?code=503&failures=1&token=s3cret")
+            #expect(flaky.status == 200)
+            #expect(await server.state.hits(status) == 2)
+
+            // The classifier lets the retry see a rate-limited code inside a 200 envelope.
+            let limited = uniqueKey("limited")
+            let business = try await Self.getItem(client, path: "/business/\(limited)?code=42901&failures=1")
+            #expect(business.status == 200)
+            #expect(String(decoding: business.body, as: UTF8.self).contains("\"id\":2"))
+
+            #expect(handler.entries.count == 2)
+            #expect(handler.entries.first?.metadata["attempts"] == "2")
+            #expect(handler.entries.first?.metadata["operation"] == "getItem")
+            #expect(handler.entries.first?.metadata["path"] == "/status/\(status)?code=503&failures=1&token=<redacted>")
+            #expect(handler.entries.last?.metadata["retries"] == "server.rateLimited")
+            #expect(try metrics.expectCounter("backstop_requests_total", [("operation", "getItem"), ("method", "GET"), ("status", "200")]).totalValue == 2)
+            #expect(metrics.counterTotal(label: "backstop_retries_total") == 2)
+        }
+
+        @Test(arguments: TransportKind.allCases)
+        func aTransportErrorWrappedInClientErrorIsClassified(transport: TransportKind) async throws {
+            let handler = InMemoryLogHandler()
+            let client = UniversalClient(serverURL: refusedURL, transport: transport.make(), middlewares: [
+                LoggingMiddleware(logger: Logger(label: "generated") { _ in handler }),
+                RetryMiddleware(clock: ImmediateClock()),
+            ])
+            do {
+                _ = try await Self.getItem(client, path: "/items/1")
+                Issue.record("a refused connection succeeded")
+            } catch {
+                #expect(error is ClientError)
+                let failure = TransportFailure(error)
+                #expect(failure.reason == .cannotConnectToHost)
+                #expect(!(failure.underlying?.error is ClientError))
+            }
+            #expect(handler.entries.first?.metadata["layer"] == "transport")
+            #expect(handler.entries.first?.metadata["attempts"] == "3")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Backstop
+import Clocks
+import Foundation
+import OpenAPIRuntime
+import Testing
+
+extension BackstopClient {
+    /// Many calls at once, bounded in time. Run alone (the parent suite is serialized): each
+    /// measures how fast 1,000 calls end on two cores, debug builds of the transports included.
+    @Suite("Stress", .timeLimit(.minutes(1)))
+    struct StressTests {
+        /// Every run must end all 1,000 calls as cancelled. The time is the best of up to three
+        /// runs: the other test targets run beside this one on the same two cores, and a busy
+        /// moment there can stretch one run past the second.
+        @Test(arguments: TransportKind.allCases)
+        func cancellingAThousandCallsInFlightEndsThemAllAsCancelledWithinASecond(transport: TransportKind) async throws {
+            let server = try await TestServer.running()
+            var times: [Duration] = []
+            for _ in 0..<3 {
+                let (reasons, elapsed) = await Self.cancelAThousandCallsInFlight(server, transport)
+                #expect(reasons.count == 1_000)
+                #expect(reasons.allSatisfy { $0 == .cancelled })
+                times.append(elapsed)
+                if elapsed < .seconds(1) { break }
+            }
+            #expect(times.contains { $0 < .seconds(1) }, "took \(times)")
+            print("cancelled 1000 in-flight calls (\(transport.rawValue)) in \(times)")
+        }
+
+        /// Hands 1,000 calls to the transport, cancels them all, and answers how they ended and how long it took.
+        static func cancelAThousandCallsInFlight(
+            _ server: TestServer.Running, _ transport: TransportKind
+        ) async -> (reasons: [TransportFailure.Reason?], elapsed: Duration) {
+            let (sent, sending) = AsyncStream<Void>.makeStream()
+            let client = makeClient(server, transport, middlewares: [Handoff(sending)])
+            let endpoint = Endpoint<Item, ItemCode>(.get, "slow/\(uniqueKey())")
+            return await withTaskGroup(of: TransportFailure.Reason?.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask { transportReason(of: await failure(of: client, endpoint)) }
+                }
+                // Every call has been handed to the transport.
+                var handedOver = 0
+                for await _ in sent {
+                    handedOver += 1
+                    if handedOver == 1_000 { break }
+                }
+                let start = ContinuousClock.now
+                group.cancelAll()
+                var reasons: [TransportFailure.Reason?] = []
+                for await reason in group { reasons.append(reason) }
+                // The group has returned: no call's task is left running.
+                return (reasons, ContinuousClock.now - start)
+            }
+        }
+
+        @Test(arguments: TransportKind.allCases)
+        func aFailingBackendGetsNoMoreRetriesThanTheBudget(transport: TransportKind) async throws {
+            let server = try await TestServer.running()
+            let key = uniqueKey()
+            let budget = RetryBudget()
+            let client = makeClient(server, transport, middlewares: [RetryMiddleware(budget: budget, clock: ImmediateClock())])
+            let endpoint = RetryTests.statusEndpoint(key: key, code: 503, failures: .max)
+            let start = ContinuousClock.now
+            let layers = await withTaskGroup(of: APIError<AppCode, ItemCode>.Layer?.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask { await failure(of: client, endpoint)?.layer }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let elapsed = ContinuousClock.now - start
+            let extra = await server.state.hits(key) - 1_000
+            #expect(layers.count == 1_000)
+            #expect(layers.allSatisfy { $0 == .http })
+            // At most the reserve plus the share of the 1,000 requests; without a budget, 2,000.
+            #expect(extra <= budget.reserve + Int(budget.share * 1_000))
+            #expect(extra > 0)
+            print("1000 calls to a failing backend (\(transport.rawValue)): \(extra) extra attempts in \(elapsed)")
+        }
+    }
+}
+
+/// Announces each request as it is handed to the transport.
+private struct Handoff: ClientMiddleware {
+    let sending: AsyncStream<Void>.Continuation
+
+    init(_ sending: AsyncStream<Void>.Continuation) { self.sending = sending }
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        sending.yield()
+        return try await next(request, body, baseURL)
+    }
+}
