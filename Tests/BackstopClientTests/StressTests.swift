@@ -9,22 +9,19 @@ extension BackstopClient {
     /// measures how fast 1,000 calls end on two cores, debug builds of the transports included.
     @Suite("Stress", .timeLimit(.minutes(1)))
     struct StressTests {
-        /// Every run must end all 1,000 calls as cancelled. The time is the best of up to three
-        /// runs: the other test targets run beside this one on the same two cores, and a busy
-        /// moment there can stretch one run past the second.
+        /// Every call must end as cancelled, promptly. How promptly is a measurement, not a test
+        /// assertion (house rule: no timers asserted in tests): on an idle 2-core machine the
+        /// 1,000 calls end in 0.3–1.0 s; the bound here only catches a call that waits for its
+        /// response or its timeout instead of the cancellation, while the rest of the suite
+        /// loads both cores.
         @Test(arguments: TransportKind.allCases)
-        func cancellingAThousandCallsInFlightEndsThemAllAsCancelledWithinASecond(transport: TransportKind) async throws {
+        func cancellingAThousandCallsInFlightEndsThemAllAsCancelled(transport: TransportKind) async throws {
             let server = try await TestServer.running()
-            var times: [Duration] = []
-            for _ in 0..<3 {
-                let (reasons, elapsed) = await Self.cancelAThousandCallsInFlight(server, transport)
-                #expect(reasons.count == 1_000)
-                #expect(reasons.allSatisfy { $0 == .cancelled })
-                times.append(elapsed)
-                if elapsed < .seconds(1) { break }
-            }
-            #expect(times.contains { $0 < .seconds(1) }, "took \(times)")
-            print("cancelled 1000 in-flight calls (\(transport.rawValue)) in \(times)")
+            let (reasons, elapsed) = await Self.cancelAThousandCallsInFlight(server, transport)
+            #expect(reasons.count == 1_000)
+            #expect(reasons.allSatisfy { $0 == .cancelled })
+            #expect(elapsed < .seconds(5), "took \(elapsed)")
+            print("cancelled 1000 in-flight calls (\(transport.rawValue)) in \(elapsed)")
         }
 
         /// Hands 1,000 calls to the transport, cancels them all, and answers how they ended and how long it took.
