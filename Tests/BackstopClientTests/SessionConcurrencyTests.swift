@@ -1,0 +1,92 @@
+import Backstop
+import BadBackend
+import Clocks
+import Foundation
+import InMemoryLogging
+import Logging
+import MetricsTestKit
+import OpenAPIRuntime
+import Testing
+
+extension BackstopClient {
+    /// A thousand calls through one session at once, bounded in time; also run under
+    /// ThreadSanitizer in CI (the suite's name ends in `ConcurrencyTests`).
+    @Suite("Session concurrency", .timeLimit(.minutes(1)))
+    struct SessionConcurrencyTests {
+        static let calls = 1_000
+
+        /// Logging and metrics in front of the session, recording into `handler` and `metrics`.
+        static func observed(_ handler: InMemoryLogHandler, _ metrics: TestMetrics) -> (before: [any ClientMiddleware], metrics: MetricsMiddleware) {
+            let metricsMiddleware = MetricsMiddleware(factory: metrics)
+            return ([LoggingMiddleware(logger: Logger(label: "stress") { _ in handler }), metricsMiddleware], metricsMiddleware)
+        }
+
+        /// Everything the log handler and the metrics backend received, as text.
+        static func everything(_ handler: InMemoryLogHandler, _ metrics: TestMetrics) -> String {
+            let lines = handler.entries.map { "\($0.message) \($0.metadata)" }
+            let counters = metrics.counters.map { "\($0.label) \($0.dimensions) \($0.values)" }
+            let timers = metrics.timers.map { "\($0.label) \($0.dimensions)" }
+            return (lines + counters + timers).joined(separator: "\n")
+        }
+
+        /// Sends `calls` requests at once; `midway` runs once half of them have reached the backend.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        static func thousandCalls(
+            _ session: Session, midway: @escaping @Sendable () async -> Void = {}
+        ) async -> [Result<Account, SessionError>] {
+            await withTaskGroup(of: Result<Account, SessionError>.self) { group in
+                for _ in 0..<calls { group.addTask { await session.account() } }
+                // The sign-in, then half the calls.
+                _ = await session.backend.requestLog.entries(atLeast: 1 + calls / 2)
+                await midway()
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test("1,000 calls while the token expires mid-way: one refresh, every call answered once, no token in logs or metrics",
+              arguments: TransportKind.allCases)
+        func aThousandCallsShareOneRefresh(transport: TransportKind) async throws {
+            let (handler, metrics) = (InMemoryLogHandler(), TestMetrics())
+            let observed = Self.observed(handler, metrics)
+            try await Session.run(transport, knowsExpiry: true, before: observed.before, metrics: observed.metrics) { session in
+                let start = ContinuousClock.now
+                let results = await Self.thousandCalls(session) { await session.expireToken() }
+                print("1000 calls with a refresh mid-way (\(transport.rawValue)) in \(ContinuousClock.now - start)")
+                #expect(results.count == Self.calls)
+                #expect(results.allSatisfy { (try? $0.get()) == Account(id: 1) })
+                #expect(await session.refreshes() == 1)
+                #expect(session.auth.credential?.access == "access-2")
+                #expect(metrics.counters(label: "backstop_refreshes_total", dimensions: [("outcome", "succeeded")]).first?.lastValue == 1)
+                #expect(metrics.counters(label: "backstop_requests_total").reduce(0) { $0 + ($1.totalValue) } == Int64(Self.calls))
+                let seen = Self.everything(handler, metrics)
+                for token in ["access-1", "access-2", "refresh-1", "refresh-2"] { #expect(!seen.contains(token), "\(token) leaked") }
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test("1,000 calls and a refresh that fails: one refresh, 1,000 failures that keep its error, one signed-out event",
+              arguments: TransportKind.allCases)
+        func aThousandCallsShareOneFailedRefresh(transport: TransportKind) async throws {
+            let (handler, metrics) = (InMemoryLogHandler(), TestMetrics())
+            let observed = Self.observed(handler, metrics)
+            try await Session.run(transport, refresh: .fails, before: observed.before, metrics: observed.metrics) { session in
+                await session.expireToken()
+                let start = ContinuousClock.now
+                let results = await Self.thousandCalls(session)
+                print("1000 calls with a failed refresh (\(transport.rawValue)) in \(ContinuousClock.now - start)")
+                #expect(results.count == Self.calls)
+                #expect(results.allSatisfy { $0.failure?.refreshError?.role == .signInRequired })
+                #expect(await session.refreshes() == 1)
+                #expect(metrics.counters(label: "backstop_refreshes_total", dimensions: [("outcome", "failed")]).first?.lastValue == 1)
+                // A new session that the backend ends marks the end of the events to read.
+                session.auth.signIn(try await session.auth.authenticator.refresher.signIn(session.clock))
+                _ = await session.account("scenarios/sign-in-required/b/account")
+                let seen = await events(in: session.auth.signedOutEvents) { $0.reason == .signInRequired }
+                #expect(seen.map(\.reason) == [.refreshFailed, .signInRequired])
+                let logged = Self.everything(handler, metrics)
+                for token in ["access-1", "access-2", "refresh-1", "refresh-2"] { #expect(!logged.contains(token), "\(token) leaked") }
+            }
+        }
+    }
+}
