@@ -118,6 +118,14 @@ struct Session: Sendable {
         await backend.requestLog.entries.filter { $0.path == path }.map(\.credential)
     }
 
+    /// The reasons the session has signed out so far: signs in again and lets the backend
+    /// end that session, whose event is the last to read.
+    func signedOutReasons() async throws -> [SignedOut.Reason] {
+        auth.signIn(try await auth.authenticator.refresher.signIn(clock))
+        _ = await account("scenarios/sign-in-required/b/account")
+        return await events(in: auth.signedOutEvents) { $0.reason == .signInRequired }.map(\.reason)
+    }
+
     /// The account at `path` with `query`, or the error.
     func account(_ path: String = "b/account", query: [String: String] = [:]) async -> Result<Account, SessionError> {
         let query = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
@@ -166,15 +174,17 @@ func events<Event: Sendable>(in stream: AsyncStream<Event>, through isLast: (Eve
     return seen
 }
 
-/// Tells a test, through a stream, that a call has reached this middleware.
-struct Arrivals: ClientMiddleware {
-    let arrived: AsyncStream<Void>.Continuation
+/// Announces each request as it reaches this middleware: placed last, as it is handed to the transport.
+struct Handoff: ClientMiddleware {
+    let sending: AsyncStream<Void>.Continuation
+
+    init(_ sending: AsyncStream<Void>.Continuation) { self.sending = sending }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        arrived.yield()
+        sending.yield()
         return try await next(request, body, baseURL)
     }
 }
