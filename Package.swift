@@ -91,12 +91,13 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        // The client against a real server and both transports; heavy packages stay here.
+        // The client and its sessions against real servers and both transports; heavy packages stay here.
         .testTarget(
             name: "BackstopClientTests",
             dependencies: [
                 "Backstop",
                 "BackstopJSON",
+                "BadBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),

@@ -75,18 +75,3 @@ extension BackstopClient {
         }
     }
 }
-
-/// Announces each request as it is handed to the transport.
-private struct Handoff: ClientMiddleware {
-    let sending: AsyncStream<Void>.Continuation
-
-    init(_ sending: AsyncStream<Void>.Continuation) { self.sending = sending }
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        sending.yield()
-        return try await next(request, body, baseURL)
-    }
-}

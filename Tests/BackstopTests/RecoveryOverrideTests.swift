@@ -136,15 +136,17 @@ struct RecoveryOverrideTests {
         #expect(policy.alert(for: StudyGroupError.server(.module(.classNotFound, message: nil))) == nil)
     }
 
-    @Test("a failed token refresh, once the session layer names its reason, maps to sign-in with one entry")
+    @Test("a failed token refresh maps to sign-in, and keeps the refresh's error")
     func refreshFailure() throws {
-        let refreshFailed = ClientFailure.Reason("tokenRefreshFailed", code: 3)
-        let error = StudyGroupError.client(ClientFailure(refreshFailed, underlying: URLError(.badServerResponse)))
-        let policy = policy([.client(refreshFailed): RecoveryOverride(category: .unauthorized)])
-        let alert = try #require(policy.alert(for: error, locale: english))
+        let error = StudyGroupError.client(ClientFailure(.tokenRefreshFailed, underlying: URLError(.badServerResponse)))
+        #expect(error.recoveryCategory == .unauthorized)
+        let alert = try #require(policy([:]).alert(for: error, locale: english))
         #expect(alert.category == .unauthorized)
         #expect(alert.title == "Sign In Required")
         #expect(alert.actions.map(\.id) == [.signIn, .cancel])
+        if case .client(let failure) = error { #expect(failure.underlying?.code == URLError.badServerResponse.rawValue) }
+        #expect(StudyGroupError.client(ClientFailure(.tooManyRefreshes)).recoveryCategory == .unauthorized)
+        #expect(StudyGroupError.client(ClientFailure(.signedOut)).recoveryCategory == .unauthorized)
         // The code that reaches the user when no refresh could fix it maps there already.
         #expect(StudyGroupError.server(.general(.tokenExpired, message: nil)).recoveryCategory == .unauthorized)
         #expect(StudyGroupError.http(HTTPFailure(status: .unauthorized, code: 11001)).recoveryCategory == .unauthorized)

@@ -47,6 +47,7 @@ extension APIClient {
         let error = TransportFailure.unwrapped(error)
         switch error {
         case let error as APIError<General, Module>: return error
+        case let session as AuthenticationError: return .client(session.failure)
         case let timedOut as TimedOut: return .transport(TransportFailure(.timedOut, underlying: timedOut))
         case let tooLarge as BodyCollection.TooLarge:
             return .client(ClientFailure(.responseTooLarge, detail: tooLarge.description))

@@ -104,11 +104,9 @@ public struct RetryMiddleware: ClientMiddleware {
             return Attempt(response: response, body: responseBody, verdict: .retryable(.status(status)))
         }
         guard let classifier else { return Attempt(response: response, body: responseBody, verdict: .final) }
-        // The code is inside the body, which can be read only once: keep its bytes.
-        let data = try await BodyCollection.collect(responseBody, upTo: maximumBodyBytes)
-        let role = classifier.role(of: response, body: data)
+        let (role, body) = try await classifier.role(of: response, body: responseBody, upTo: maximumBodyBytes)
         let failure = RetryPolicy.Failure.server(role)
-        return Attempt(response: response, body: HTTPBody(data), verdict: policy.isRetryable(failure) ? .retryable(failure) : .final)
+        return Attempt(response: response, body: body, verdict: policy.isRetryable(failure) ? .retryable(failure) : .final)
     }
 
     private func wait(

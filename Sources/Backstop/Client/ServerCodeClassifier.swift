@@ -1,6 +1,7 @@
 import BackstopJSON
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// Reads the role of the business code in a response, for middlewares that act on it
 /// (retrying a `rateLimited` code, refreshing on `tokenExpired`) before the body is decoded.
@@ -38,5 +39,13 @@ public struct ServerCodeClassifier: Sendable {
     /// The role of the business code in `body`, or `nil` when it has none or no code.
     public func role(of response: HTTPResponse, body: Data) -> ServerCodeRole? {
         classify(response, body)
+    }
+
+    /// The role of the code in a body that may be readable only once, and a body that
+    /// replays the same bytes for whoever reads the response next.
+    func role(of response: HTTPResponse, body: HTTPBody?, upTo limit: Int) async throws -> (ServerCodeRole?, HTTPBody?) {
+        guard let body else { return (nil, nil) }
+        let data = try await BodyCollection.collect(body, upTo: limit)
+        return (classify(response, data), HTTPBody(data))
     }
 }

@@ -11,7 +11,8 @@ extension APIError {
     ///   429 → rateLimited; other 4xx → rejectedInput; 503 → unavailable; other 5xx →
     ///   serverFailure; any other status → unknown.
     /// - Decoding → unreadableResponse. Business codes without a role → rejectedInput.
-    /// - Client: `invalidInput` → rejectedInput, `noNetwork` → offline, others → unknown
+    /// - Client: `invalidInput` → rejectedInput, `noNetwork` → offline, the session's
+    ///   `tokenRefreshFailed`, `tooManyRefreshes` and `signedOut` → unauthorized, others → unknown
     ///   (apps map their own reasons with ``RecoveryOverrides/Key/client(_:)``).
     public var recoveryCategory: RecoveryCategory {
         if let role { return role.recoveryCategory }
@@ -24,6 +25,7 @@ extension APIError {
             switch failure.reason {
             case .invalidInput: return .rejectedInput
             case .noNetwork: return .offline
+            case .tokenRefreshFailed, .tooManyRefreshes, .signedOut: return .unauthorized
             default: return .unknown
             }
         }

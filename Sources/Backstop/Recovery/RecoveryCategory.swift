@@ -12,11 +12,10 @@ public enum RecoveryCategory: String, Sendable, Hashable, CaseIterable {
     /// The user must sign in: a 401, a `signInRequired` or `tokenExpired` code that reached
     /// the user (the session could not refresh the token).
     ///
-    /// A failed token refresh belongs here too. Today's ``APIError`` has no case for it; the
-    /// session layer that adds one declares its ``ClientFailure/Reason`` and maps it in
-    /// ``APIError/recoveryCategory``'s client table (until then an app maps it with
-    /// `.client(reason): RecoveryOverride(category: .unauthorized)`). A new ``ServerCodeRole``
-    /// or `APIError` case does not compile until it is given a category.
+    /// A failed token refresh belongs here too: `.client` with
+    /// ``ClientFailure/Reason/tokenRefreshFailed``, ``ClientFailure/Reason/tooManyRefreshes``
+    /// or ``ClientFailure/Reason/signedOut``. A new ``ServerCodeRole`` or `APIError` case does
+    /// not compile until it is given a category.
     case unauthorized
     /// Signed in, but not allowed: a 403 or 451.
     case forbidden
