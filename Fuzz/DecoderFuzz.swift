@@ -50,7 +50,13 @@ private struct Manual: Decodable {
             _ = try? container.decode(JSONValue.self, forKey: key)
             _ = try? container.nestedContainer(keyedBy: StringKey.self, forKey: key).allKeys
             if var list = try? container.nestedUnkeyedContainer(forKey: key) {
-                while !list.isAtEnd { if (try? list.decode(Int.self)) == nil { _ = try? list.decode(JSONValue.self) } }
+                // A failed decode leaves the index where it was (Foundation's contract), so the
+                // loop stops as soon as an element can be read neither way: no input can hang it.
+                while !list.isAtEnd {
+                    let index = list.currentIndex
+                    if (try? list.decode(Int.self)) == nil { _ = try? list.decode(JSONValue.self) }
+                    if list.currentIndex == index { break }
+                }
             }
             _ = try? container.superDecoder(forKey: key).singleValueContainer().decode(String.self)
         }

@@ -44,9 +44,20 @@ case "${1:-}" in
     ;;
   replay)
     build  # incremental: replay what the sources are now, never a stale binary
+    # A timeout (a hang) fails CI as a crash does: libFuzzer exits non-zero on either, and the
+    # status is checked here rather than lost in a pipeline.
+    failed=0
     for target in parser decoder; do
-      "$work/fuzz-$target" -runs=0 -timeout=10 -rss_limit_mb=2048 "$(corpus "$target")" $(seeds) 2>&1 | tail -n 2
+      status=0
+      "$work/fuzz-$target" -runs=0 -timeout=10 -timeout_exitcode=70 -error_exitcode=77 \
+        -rss_limit_mb=2048 "$(corpus "$target")" $(seeds) > "$work/replay-$target.log" 2>&1 || status=$?
+      tail -n 2 "$work/replay-$target.log"
+      if [ "$status" -ne 0 ]; then
+        tail -n 40 "$work/replay-$target.log" >&2
+        echo "replay: fuzz-$target failed (exit $status; 70 = timeout, 77 = crash)" >&2; failed=1
+      fi
     done
+    exit "$failed"
     ;;
   *) sed -n '2,8p' "$0"; exit 2 ;;
 esac

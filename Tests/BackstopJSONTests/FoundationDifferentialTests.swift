@@ -396,6 +396,17 @@ extension FoundationDifferentialTests {
         }
     }
 
+    /// Reads every member through a keyed container: `allKeys`, then `decode(_:forKey:)` each.
+    struct IntKeyProbe: Decodable, Equatable {
+        var members: [String: Int]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            var members: [String: Int] = [:]
+            for key in container.allKeys { members[key.stringValue] = try container.decode(Int.self, forKey: key) }
+            self.members = members
+        }
+    }
+
     static let snakeKeys = ["_leading", "trailing_", "a__b", "ALL_CAPS", "already_camelCase", "", "one_two_three", "_", "__", "___",
                             "a", "snake_Ünicode", "__private_value__", "1_2", "url_ID", "oneTwo", "a_b_c_", "_a_b", "getHTTP_response",
                             "with space_here", "ǅ_ǆ", "ß_straße", "camel_Case", "_one__two_"]
@@ -480,6 +491,30 @@ extension FoundationDifferentialTests {
             both.expectSame(Model.self, json)
             both.expectSame([String: Int].self, json)
             both.expectSame(KeyProbe.self, json.replacingOccurrences(of: ":1", with: #":"1""#).replacingOccurrences(of: ":2", with: #":"2""#))
+        }
+    }
+
+    /// One key repeated 100,000 times, and 10,000 distinct keys crafted to share the scanner's
+    /// key hash (same length, same first and last eight bytes). Both took n² steps once
+    /// (minutes for these sizes); the answer must still be Foundation's, in both policies,
+    /// as a struct, a `JSONValue`, a dictionary and through a keyed container.
+    @Test func repeatedAndCollidingKeysAtScale() throws {
+        struct Model: Decodable, Equatable { var a: Int; var b: String?; var c: Bool? }
+        let repeated = "{" + Array(repeating: #""a":1"#, count: 100_000).joined(separator: ",") + #","b":"x"}"#
+        let colliding = "{" + (0..<10_000).map { #""prefix00\#(String(format: "%06d", $0))suffix00":1"# }
+            .joined(separator: ",") + #","a":2}"#
+        for json in [repeated, colliding] {
+            both.expectSame(Model.self, json)
+            both.expectSame([String: Int].self, json)
+            let lenient = ResilientJSONDecoder(policy: .lenient)
+            #expect(try lenient.decode(Model.self, from: Data(json.utf8)) == both.foundation.decode(Model.self, from: Data(json.utf8)))
+            let value = try lenient.decode(JSONValue.self, from: Data(json.utf8))
+            guard case .object(let members) = value else { Issue.record("not an object"); continue }
+            #expect(members["a"] == .integer(json == repeated ? 1 : 2))
+            #expect(members.count == (json == repeated ? 2 : 10_001))
+            let numbersOnly = json.replacingOccurrences(of: #""x""#, with: "2")
+            both.expectSame(IntKeyProbe.self, numbersOnly)
+            #expect(try lenient.decode(IntKeyProbe.self, from: Data(numbersOnly.utf8)) == both.foundation.decode(IntKeyProbe.self, from: Data(numbersOnly.utf8)))
         }
     }
 

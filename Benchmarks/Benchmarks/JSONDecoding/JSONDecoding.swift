@@ -49,6 +49,7 @@ let benchmarks: @Sendable () -> Void = {
     // Foundation (and .strict) cannot decode the dirty variant, so only the lenient decoder runs it.
     registerDirtyEnvelope()
     registerEnvelopeUnwrapping()
+    registerHostileShapes()
 }
 
 /// The decoders under comparison.

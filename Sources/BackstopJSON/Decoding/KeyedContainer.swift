@@ -3,32 +3,37 @@ import Foundation
 /// Reads the members of one JSON object by coding key.
 ///
 /// With the default key strategy, keys are compared byte for byte against the document,
-/// so no `String` is built per key; converted keys fall back to a dictionary, as in Foundation.
+/// so no `String` is built per key; converted keys fall back to a dictionary, as in Foundation,
+/// and so do large objects whose keys must be compared decoded (repeated, escaped, non-ASCII),
+/// so that reading every member stays linear in the object's size.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: DecoderState
     let object: Int
     /// Set for containers opened with `nestedContainer`, whose path is not the decoder's.
     let ownPath: [PathComponent]?
     private let depth: Int
-    private let convertedKeys: [String: Int]?
+    /// Each key (converted, or decoded) to the value of its first occurrence, when lookups go through a table.
+    private let keyTable: [String: Int]?
 
     init(state: DecoderState, object: Int, path: [PathComponent]?) throws {
         self.state = state
         self.object = object
         self.ownPath = path
         self.depth = path?.count ?? state.path.count
-        if state.options.usesDefaultKeys {
-            convertedKeys = nil
+        if !state.options.usesDefaultKeys {
+            keyTable = try Self.convertKeys(state: state, object: object, path: path ?? state.path)
+        } else if state.document[object].flags.contains(.slowKeys) && state.document[object].length > 8 {
+            keyTable = Self.decodedKeys(document: state.document, object: object)
         } else {
-            convertedKeys = try Self.convertKeys(state: state, object: object, path: path ?? state.path)
+            keyTable = nil
         }
     }
 
     var codingPath: [any CodingKey] { (ownPath ?? state.path).map(\.codingKey) }
 
     var allKeys: [Key] {
-        if let convertedKeys {
-            return convertedKeys.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
+        if let keyTable {
+            return keyTable.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
         }
         var keys: [Key] = []
         // Objects that may repeat a key list it once, as Foundation's dictionary of members does.
@@ -48,7 +53,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The tape index of the value for `key`, or `nil` when the object has no such member.
     @inline(__always)
     func find(_ key: Key) -> Int? {
-        if let convertedKeys { return convertedKeys[key.stringValue] }
+        if let keyTable { return keyTable[key.stringValue] }
         let document = state.document
         let node = document[object]
         if node.length == 0 { return nil }
@@ -90,6 +95,18 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             keyIndex = object + 1
             limit = start
         }
+    }
+
+    /// The table `JSONDocument.member(named:in:)` would answer from, built in one pass:
+    /// keys that cannot be decoded are left out, the first of repeated keys wins.
+    private static func decodedKeys(document: JSONDocument, object: Int) -> [String: Int] {
+        var result: [String: Int] = [:]
+        result.reserveCapacity(Int(document[object].length))
+        document.forEachMember(of: object) { keyIndex, valueIndex in
+            guard let name = try? document.text(of: document[keyIndex]).get() else { return }
+            if result[name] == nil { result[name] = valueIndex }
+        }
+        return result
     }
 
     private static func convertKeys(state: DecoderState, object: Int, path: [PathComponent]) throws -> [String: Int] {

@@ -16,7 +16,8 @@ struct JSONNode {
         static let integer = Flags(rawValue: 2)
         /// Number: starts with a minus sign.
         static let negative = Flags(rawValue: 4)
-        /// Object: a key is escaped, repeated or not ASCII, so lookups must compare decoded keys from the start.
+        /// Object: a key is escaped, repeated (or may be: keys sharing a hash) or not ASCII, so lookups
+        /// must compare decoded keys from the start.
         static let slowKeys = Flags(rawValue: 8)
     }
 

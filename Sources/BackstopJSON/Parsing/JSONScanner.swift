@@ -187,13 +187,19 @@ struct JSONScanner {
         position += count
     }
 
-    /// Whether two keys of the object at `object` are byte-for-byte equal.
+    /// Whether two keys of the object at `object` may be byte-for-byte equal.
     ///
     /// Lookups may start in the middle of an object; that is only sound when every key is
     /// unique, so objects that repeat a key are marked to be searched from the start,
     /// where the first occurrence wins as in Foundation.
+    ///
+    /// Linear whatever the keys: it stops at the first repeat, and a probe longer than
+    /// `maximumProbe` (keys crafted to share a hash) answers "may repeat", which only
+    /// costs the object the slower, still linear, lookups. Without both, one key repeated
+    /// n times, or n keys sharing a hash, took n² steps.
     private mutating func hasRepeatedKey(object: Int, count: Int) -> Bool {
         if count <= 8 { return hasRepeatedKeyAmongFew(object: object, count: count) }
+        let maximumProbe = 32
         // Open addressing over the keys' hashes, in a table reused across objects.
         var capacity = 16
         while capacity < count * 2 { capacity <<= 1 }
@@ -201,22 +207,30 @@ struct JSONScanner {
         let mask = capacity - 1
         var repeated = false
         var key = object + 1
+        var inserted = 0
         let document = self.document
         keyTable.withUnsafeMutableBufferPointer { table in
-            for _ in 0..<count {
+            insertion: while inserted < count {
                 let hash = document[key].aux
                 var slot = Int(hash) & mask
+                var probes = 0
                 while table[slot] >= 0 {
                     let other = Int(table[slot])
-                    if document[other].aux == hash && Self.sameKey(other, key, in: document) { repeated = true }
+                    probes += 1
+                    if probes > maximumProbe
+                        || (document[other].aux == hash && Self.sameKey(other, key, in: document)) {
+                        repeated = true
+                        break insertion
+                    }
                     slot = (slot + 1) & mask
                 }
                 table[slot] = Int32(key)
+                inserted += 1
                 key = document.next(after: key + 1)
             }
             // Clear only what was used, so large tables cost nothing for small objects.
             key = object + 1
-            for _ in 0..<count {
+            for _ in 0..<inserted {
                 var slot = Int(document[key].aux) & mask
                 while table[slot] >= 0 { table[slot] = -1; slot = (slot + 1) & mask }
                 key = document.next(after: key + 1)
