@@ -51,6 +51,9 @@ let package = Package(
                 "BadBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                // The demo shows the engineers' log lines it captured.
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
