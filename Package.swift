@@ -94,6 +94,20 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
+        // The real client on both transports against BadBackend over loopback: every scenario.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Backstop",
+                "BackstopJSON",
+                "BadBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         // The client against a real server and both transports; heavy packages stay here.
         .testTarget(
             name: "BackstopClientTests",
