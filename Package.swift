@@ -51,6 +51,9 @@ let package = Package(
                 "BadBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                // The demo shows the engineers' log lines it captured.
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
@@ -88,6 +91,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        // The real client on both transports against BadBackend over loopback: every scenario.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Backstop",
+                "BackstopJSON",
+                "BadBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

@@ -1,11 +1,20 @@
 import Foundation
 
 /// Writes the demo's output, coloured on a terminal and plain when piped.
-struct Terminal {
+struct Terminal: Sendable {
     let colors: Bool
+    private let write: @Sendable (String) -> Void
 
+    /// Standard output, coloured when it is a terminal and `NO_COLOR` is not set.
     init() {
         colors = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        write = { print($0) }
+    }
+
+    /// Lines handed to `write`, for tests that read what the demo says.
+    init(colors: Bool, write: @escaping @Sendable (String) -> Void) {
+        self.colors = colors
+        self.write = write
     }
 
     enum Style: String {
@@ -22,6 +31,6 @@ struct Terminal {
     }
 
     func line(_ text: String = "", _ style: Style? = nil) {
-        print(style.map { paint(text, $0) } ?? text)
+        write(style.map { paint(text, $0) } ?? text)
     }
 }

@@ -1,25 +1,5 @@
-import ArgumentParser
 import BackstopJSON
 import Foundation
-
-/// `backstop demo`: the guided tour of what Backstop does with a badly behaved backend.
-struct DemoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "demo",
-        abstract: "A short tour: bad payloads decoded strictly, then leniently with a repair report."
-    )
-
-    func run() throws {
-        let terminal = Terminal()
-        terminal.line("Backstop demo: the backend breaks its contract; the app keeps working.", .title)
-        for example in DemoExample.all {
-            example.show(on: terminal)
-        }
-        ContractsTour.show(on: terminal)
-        terminal.line()
-        terminal.line("Repairs are for engineers (logs, analytics), never for users.", .dim)
-    }
-}
 
 /// One payload of the tour, decoded with Foundation and then with BackstopJSON.
 struct DemoExample {

@@ -1,0 +1,64 @@
+@testable import BackstopCLI
+import Clocks
+import Synchronization
+import Testing
+
+/// `backstop demo`, the README's first command, run in-process in plain-text mode.
+@Suite("backstop demo", .timeLimit(.minutes(1)))
+struct DemoTests {
+    /// Every line the demo wrote; retry backoffs pass at once on an immediate clock.
+    static func demoOutput() async throws -> [String] {
+        let lines = Mutex<[String]>([])
+        let terminal = Terminal(colors: false) { line in lines.withLock { $0.append(line) } }
+        try await DemoCommand.tour(on: terminal, retryClock: ImmediateClock())
+        return lines.withLock { $0 }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("It ends cleanly and every step prints its key facts, without colour codes")
+    func everyStep() async throws {
+        let output = try await Self.demoOutput()
+        let text = output.joined(separator: "\n")
+        #expect(!text.contains("\u{1B}["))
+        // Each step in order: title, then what the app received, and the facts that follow it.
+        let facts: [[String]] = [
+            ["▸ A product whose numbers arrive as strings", #"repair $.id: expected Int, found string "42"; coerced"#],
+            ["▸ A beverage the app has never heard of", "favouriteBeverage: .unknown"],
+            ["▸ A list with one broken element", "; dropped"],
+            ["Part 2. An app calls BadBackend", "http://127.0.0.1:"],
+            ["▸ Envelope A succeeds", "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
+             "log:   info GET /a/products/1 → 200 in ", "alert: none"],
+            ["▸ Envelope B succeeds", "app:   StudyGroup(id: 7, name: Calculus B, teamCode: K7Q2, memberCount: 3)", "alert: none"],
+            ["▸ Envelope C succeeds", "app:   [Product] × 3: iPhone 17, AirPods, 特製商品", "alert: none"],
+            ["▸ Envelope A fails with a module code", "app:   .server(.module(.wrongTeamCode))",
+             #"server → module StudyGroupCode.wrongTeamCode (11210005) → "Wrong team code""#,
+             "alert: Couldn't Complete Request", "That team code doesn't exist.", "1. OK (cancel)"],
+            ["▸ Envelope B fails with a general code: maintenance", "app:   .server(.general(.maintenance))",
+             "alert: Service Unavailable", "1. OK (cancel)"],
+            ["▸ Envelope C fails, breaks its shape", #"app:   .server(.unknown(77777, "Something new went wrong"))"#,
+             "alert: Couldn't Complete Request"],
+            ["▸ A dirty payload", "(4 repairs in response.repairs)",
+             #"log:   warning Repaired $.data.id while decoding Product: coerced (expected Int, found string "1")"#,
+             #"warning Repaired $.data.inStock while decoding Product: coerced (expected Bool, found string "true")"#,
+             ", 1 attempt, 4 repairs", "alert: none"],
+            ["▸ HTTP 503 twice, then the answer", "app:   Product(id: 1,", ", 3 attempts, 0 repairs [retries: status.503,status.503]",
+             "alert: none"],
+            ["▸ HTTP 429 with Retry-After: 30", #"app:   .http(429 → code 42900 "Too Many Requests")"#,
+             "[retries: status.429,status.429]", "alert: Too Many Requests", "You can try again in 30 seconds.", "1. OK (cancel)"],
+            ["▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
+             "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)"],
+        ]
+        var position = text.startIndex
+        for fact in facts.joined() {
+            let found = text[position...].range(of: fact)
+            #expect(found != nil, "not found after the facts before it: \(fact)")
+            if let found { position = found.upperBound }
+        }
+        #expect(output.last == "Repairs and log lines are for engineers (logs, analytics), never for users; alerts are for users.")
+    }
+
+    @Test("The command parses with no arguments")
+    func parses() throws {
+        #expect(try BackstopCommand.parseAsRoot(["demo"]) is DemoCommand)
+    }
+}
