@@ -54,6 +54,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The demo shows the engineers' log lines it captured.
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                // BadBackend's clock in the demo, moved by hand so a token expires without waiting.
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.

@@ -1,7 +1,9 @@
 import Backstop
 import BackstopJSON
 import BadBackend
+import Clocks
 import Foundation
+import HTTPTypes
 import InMemoryLogging
 import Logging
 
@@ -52,6 +54,40 @@ struct BackendTour {
         var description: String { "StudyGroup(id: \(id), name: \(name), teamCode: \(teamCode), memberCount: \(memberCount))" }
     }
 
+    struct Account: Decodable, Sendable, CustomStringConvertible {
+        let id: Int
+        let name: String
+
+        var description: String { "Account(id: \(id), name: \(name))" }
+    }
+
+    /// What BadBackend's sign-in and refresh answer.
+    struct Tokens: Decodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+    }
+
+    /// Backend B's bearer tokens, refreshed at `POST b/auth/refresh`; the app learns that a
+    /// token expired only from the backend.
+    struct TokenAuthenticator: Authenticator {
+        /// A client without the authentication middleware.
+        let refresher: APIClient<AppCode>
+
+        func apply(_ credential: Tokens, to request: inout HTTPRequest) {
+            request.headerFields[.authorization] = "Bearer \(credential.accessToken)"
+        }
+
+        func refresh(_ credential: Tokens) async throws -> Tokens {
+            try await refresher.send(Endpoint<Tokens, NoModuleCodes>(
+                .post, "b/auth/refresh", body: ["refreshToken": credential.refreshToken], requiresAuthentication: false))
+        }
+
+        func secrets(of credential: Tokens) -> [String] { [credential.accessToken, credential.refreshToken] }
+    }
+
+    /// How many requests start at once when the token has expired.
+    static let parallelRequests = 5
+
     /// Backoff and `Retry-After` waits kept to a blink, so the tour takes seconds; the
     /// narration says so. The defaults: backoff up to 0.5 s, doubling; `Retry-After` up to 60 s.
     static let retryPolicy = RetryPolicy(exponentialBackoffScale: .milliseconds(50), maximumRetryAfter: .milliseconds(100))
@@ -63,14 +99,20 @@ struct BackendTour {
 
     let terminal: Terminal
     let baseURL: URL
+    /// The running server, whose request log shows what reached it.
+    let backend: BadBackend
+    /// The server's clock, moved by hand so a token expires without waiting.
+    let backendClock: TestClock<Duration>
     /// Waits out the retry middleware's backoff; tests pass one that returns at once.
     let retryClock: any Clock<Duration>
     private let clientLog = InMemoryLogHandler()
     private let repairLog = InMemoryLogHandler()
 
-    init(terminal: Terminal, baseURL: URL, retryClock: any Clock<Duration>) {
+    init(terminal: Terminal, baseURL: URL, backend: BadBackend, backendClock: TestClock<Duration>, retryClock: any Clock<Duration>) {
         self.terminal = terminal
         self.baseURL = baseURL
+        self.backend = backend
+        self.backendClock = backendClock
         self.retryClock = retryClock
     }
 
@@ -96,9 +138,7 @@ struct BackendTour {
         await step("A dirty payload: numbers and a flag sent as strings",
                    "Lenient decoding repairs what loses nothing and reports each repair to engineers: the path, what was found, what was done.",
                    .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/numbers-as-strings/b/products/1"))
-        // ▸ TOKEN REFRESH STEP GOES HERE (issue 7, branch `sessions`, not merged yet): a token
-        //   expiring under several parallel requests, refreshed exactly once. It needs the session
-        //   layer's authenticator; until that lands the tour leaves the step out rather than fake it.
+        await tokenRefreshStep()
         await step("HTTP 503 twice, then the answer",
                    "The retry middleware sends a GET again after a 503, up to 2 retries. This demo's policy backs off 50 ms at most; the default, up to 0.5 s, doubling.",
                    .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-503/b/products/1",
@@ -120,11 +160,7 @@ struct BackendTour {
         _ title: String, _ note: String, _ style: EnvelopeStyle, _ endpoint: Endpoint<Payload, Module>,
         show: (Payload) -> String = { "\($0)" }
     ) async {
-        clientLog.clear()
-        repairLog.clear()
-        terminal.line()
-        terminal.line("▸ \(title)", .heading)
-        terminal.line("  \(note)", .dim)
+        begin(title, note)
         do {
             let response = try await client(style).response(for: endpoint)
             let repairs = response.repairs.isEmpty ? "" : " (\(response.repairs.count) repairs in response.repairs)"
@@ -134,15 +170,91 @@ struct BackendTour {
         } catch {
             block("app", [terminal.paint(Self.received(error), .bad)])
             block("log", logLines())
-            let alert = RecoveryPolicy(catalog: Self.catalog).alert(for: error, locale: Locale(identifier: "en"))
-            block("alert", alert.map { $0.terminalText.split(separator: "\n").map(String.init) } ?? ["none"])
+            block("alert", alertLines(for: error))
         }
+    }
+
+    /// Signs in, lets the token expire on the server's clock, and sends parallel requests with
+    /// it: one refresh, each request replayed, and what BadBackend's request log saw.
+    private func tokenRefreshStep() async {
+        let lifetime = backend.configuration.accessTokenLifetime.components.seconds
+        begin("A token expires under \(Self.parallelRequests) parallel requests: exactly one refresh",
+              "The app signs in; then BadBackend's clock jumps past the token's \(lifetime) s lifetime (the demo skips the wait), "
+              + "and \(Self.parallelRequests) requests start at once with the expired token. The session runs one refresh "
+              + "and replays each request that heard \"token expired\" with the new token.")
+        let logged = await backend.requestLog.entries.count
+        let refresher = client(.b)
+        let results: [Result<Account, APIError<AppCode, NoModuleCodes>>]
+        do {
+            let tokens = try await refresher.send(Endpoint<Tokens, NoModuleCodes>(
+                .post, "b/auth/sign-in", body: ["user": "ada"], requiresAuthentication: false))
+            let auth = AuthenticationMiddleware(authenticator: TokenAuthenticator(refresher: refresher), credential: tokens,
+                                                clock: backendClock)
+            await backendClock.advance(by: backend.configuration.accessTokenLifetime + .seconds(1))
+            let app = client(.b, session: auth)
+            results = await withTaskGroup { group in
+                for _ in 0..<Self.parallelRequests {
+                    group.addTask { () -> Result<Account, APIError<AppCode, NoModuleCodes>> in
+                        do throws(APIError<AppCode, NoModuleCodes>) {
+                            return .success(try await app.send(Endpoint<Account, NoModuleCodes>(.get, "b/account")))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        } catch {
+            results = [.failure(error)]
+        }
+        let received = results.map { result in
+            switch result {
+            case .success(let account): terminal.paint("\(account)", .good)
+            case .failure(let error): terminal.paint(Self.received(error), .bad)
+            }
+        }
+        block("app", Self.runs(received.sorted()))
+        block("log", logLines())
+        let seen = await backend.requestLog.entries.dropFirst(logged)
+        let refreshes = seen.count { $0.path.hasSuffix("/auth/refresh") }
+        block("server", ["\(refreshes) refresh\(refreshes == 1 ? "" : "es") for \(Self.parallelRequests) requests; BadBackend's request log:"]
+              + Self.runs(seen.map { $0.method + " " + $0.path + ($0.credential.map { " with " + $0 } ?? "") }))
+        for case .failure(let error) in results {
+            block("alert", alertLines(for: error))
+            return
+        }
+        block("alert", ["none"])
+    }
+
+    /// Starts a step: its title and what it shows, with the logs emptied for it.
+    private func begin(_ title: String, _ note: String) {
+        clientLog.clear()
+        repairLog.clear()
+        terminal.line()
+        terminal.line("▸ \(title)", .heading)
+        terminal.line("  \(note)", .dim)
+    }
+
+    /// The alert a user would see for `error`, with its buttons, or `none`.
+    private func alertLines<Module>(for error: APIError<AppCode, Module>) -> [String] {
+        let alert = RecoveryPolicy(catalog: Self.catalog).alert(for: error, locale: Locale(identifier: "en"))
+        return alert.map { $0.terminalText.split(separator: "\n").map(String.init) } ?? ["none"]
+    }
+
+    /// Repeated lines in a row as one, with how many: `GET /b/account × 5`.
+    static func runs(_ lines: [String]) -> [String] {
+        var runs: [(line: String, count: Int)] = []
+        for line in lines {
+            if runs.last?.line == line { runs[runs.count - 1].count += 1 } else { runs.append((line, 1)) }
+        }
+        return runs.map { $0.count == 1 ? $0.line : "\($0.line) × \($0.count)" }
     }
 
     /// A label, then lines aligned after it.
     private func block(_ label: String, _ lines: [String]) {
+        let width = max(7, label.count + 2)
         for (index, line) in lines.enumerated() {
-            let prefix = index == 0 ? (label + ":").padding(toLength: 7, withPad: " ", startingAt: 0) : String(repeating: " ", count: 7)
+            let prefix = index == 0 ? (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) : String(repeating: " ", count: width)
             terminal.line("  " + terminal.paint(prefix, .dim) + line)
         }
     }
@@ -160,20 +272,20 @@ struct BackendTour {
         return repairs + calls
     }
 
-    private func client(_ style: EnvelopeStyle) -> APIClient<AppCode> {
+    /// The app's client for `style`; a `session` goes last, after the retry middleware.
+    private func client(_ style: EnvelopeStyle, session: AuthenticationMiddleware<TokenAuthenticator>? = nil) -> APIClient<AppCode> {
         let contract = switch style {
         case .a: BuiltInContracts.a
         case .b: BuiltInContracts.b
         case .c: BuiltInContracts.c
         }
         let (clientLog, repairLog) = (clientLog, repairLog)
+        let logging = LoggingMiddleware(logger: Logger(label: "backstop.client") { _ in clientLog })
+        let retry = RetryMiddleware(policy: Self.retryPolicy, clock: retryClock)
         return APIClient<AppCode>(
             baseURL: baseURL, contract: contract,
             decoder: ResilientJSONDecoder(reporter: LoggingRepairReporter(logger: Logger(label: "backstop.repairs") { _ in repairLog })),
-            middlewares: [
-                LoggingMiddleware(logger: Logger(label: "backstop.client") { _ in clientLog }),
-                RetryMiddleware(policy: Self.retryPolicy, clock: retryClock),
-            ],
+            middlewares: session.map { [logging, retry, $0] } ?? [logging, retry],
             timeout: .seconds(10))
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BadBackend
+import Clocks
 import Foundation
 
 /// `backstop demo`: the guided tour of what Backstop does with a badly behaved backend.
@@ -11,7 +12,8 @@ struct DemoCommand: AsyncParsableCommand {
             First, payloads decoded strictly (Foundation) and leniently (BackstopJSON) with \
             a repair report. Then BadBackend starts on a free loopback port and an app's \
             APIClient calls it: envelopes A, B and C succeeding and failing, a dirty payload, a \
-            module code against a general code, retries after 503 and 429, and a refused \
+            module code against a general code, a token expiring under parallel requests with \
+            exactly one refresh, retries after 503 and 429, and a refused \
             connection. Each step shows what the app receives, what its engineers' log gets \
             and the alert a user would see. Colour on a terminal, plain text when piped or \
             when NO_COLOR is set.
@@ -35,11 +37,14 @@ struct DemoCommand: AsyncParsableCommand {
             terminal.line("Part 2 needs macOS 14 or later: BadBackend runs on Hummingbird 2.", .note)
             return
         }
-        let backend = BadBackend()
+        // Token lifetimes run on a clock the tour moves by hand, so a token expires at once.
+        let backendClock = TestClock<Duration>()
+        let backend = BadBackend(clock: backendClock)
         let tour = try await backend.withRunning { url in
             terminal.line("Part 2. An app calls BadBackend, a real HTTP server that misbehaves on purpose, at \(url).", .title)
             terminal.line("Its APIClient logs each call, retries what is worth retrying and decodes leniently.", .dim)
-            let tour = BackendTour(terminal: terminal, baseURL: url, retryClock: retryClock)
+            let tour = BackendTour(terminal: terminal, baseURL: url, backend: backend, backendClock: backendClock,
+                                   retryClock: retryClock)
             await tour.showServedSteps()
             return tour
         }
