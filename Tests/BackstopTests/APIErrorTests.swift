@@ -71,6 +71,11 @@ struct APIErrorTests {
 
     struct NIOSSLError: Error {}
 
+    /// Stands in for SwiftNIO's, which Backstop recognises by name and description.
+    struct HTTPParserError: Error, CustomStringConvertible {
+        let description: String
+    }
+
     @Test("transport reasons from the errors networking stacks throw", arguments: [
         (URLError(.notConnectedToInternet) as any Error, TransportFailure.Reason.offline),
         (URLError(.dataNotAllowed), .offline),
@@ -93,6 +98,13 @@ struct APIErrorTests {
         (CustomStackError(description: "HTTPClientError.readTimeout"), .timedOut),
         (CustomStackError(description: "connectTimeout(TimeAmount(nanoseconds: 10))"), .timedOut),
         (CustomStackError(description: "HTTPClientError.remoteConnectionClosed"), .connectionLost),
+        (HTTPParserError(description: "stream ended at an unexpected time"), .connectionLost),
+        (HTTPParserError(description: "invalid character in header"), .other),
+        (NSError(domain: NSURLErrorDomain, code: URLError.Code.unknown.rawValue,
+                 userInfo: [NSLocalizedDescriptionKey: "transfer closed with 101 bytes remaining to read"]), .connectionLost),
+        (URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "transfer closed with outstanding read data remaining"]),
+         .connectionLost),
+        (URLError(.unknown), .other),
         (NIOSSLError(), .tlsFailure),
         (CustomStackError(description: "something else"), .other),
     ])

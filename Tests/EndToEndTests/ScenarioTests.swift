@@ -27,15 +27,7 @@ struct ScenarioTests {
                 await serverClock.advance(by: backend.configuration.slowAnswerDelay)
             }
             let outcome = Outcome(await call.value)
-            if scenario == .connectionClosedMidBody {
-                // Neither transport's error says so: URLSession on Linux throws NSURLErrorUnknown
-                // and AsyncHTTPClient NIO's HTTPParserError, so TransportFailure calls it `.other`.
-                withKnownIssue("a connection closed mid-body is not yet classified as connectionLost") {
-                    #expect(outcome == Outcome.expected(for: scenario))
-                }
-            } else {
-                #expect(outcome == Outcome.expected(for: scenario))
-            }
+            #expect(outcome == Outcome.expected(for: scenario))
             let log = await backend.requestLog.entries
             #expect(log == [LoggedRequest(method: "GET", path: "/scenarios/\(scenario.name)/b/study-groups/7", credential: nil,
                                           attempt: 1, scenario: scenario)])
@@ -61,9 +53,8 @@ struct ScenarioTests {
     }
 
     /// The scenarios the default retry rules retry: the second attempt gets the clean answer.
-    /// A connection closed mid-body will join them once it is classified as `connectionLost`.
     static let retriedScenarios: [Scenario] = Scenario.httpStatuses.filter { [408, 429, 500, 502, 503, 504].contains($0) }.map(Scenario.httpStatus)
-        + [.htmlErrorPage, .general(.rateLimited)]
+        + [.htmlErrorPage, .general(.rateLimited), .connectionClosedMidBody]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("What the retry rules retry recovers on the second attempt",

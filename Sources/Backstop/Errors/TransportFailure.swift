@@ -35,7 +35,10 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
     /// Understands `URLError` (and `NSError`s in its domain), `CancellationError`,
     /// `POSIXError` codes, SwiftNIO's `IOError` by its errno (111 is a refused
     /// connection), and by name the timeouts, closed connections and TLS errors of
-    /// AsyncHTTPClient and SwiftNIO; anything else is ``Reason/other``. An OpenAPI
+    /// AsyncHTTPClient and SwiftNIO; anything else is ``Reason/other``. A connection closed
+    /// mid-body is ``Reason/connectionLost`` on both transports: SwiftNIO's `HTTPParserError`
+    /// at an unexpected end of stream, and URLSession on Linux's `NSURLErrorUnknown` with
+    /// libcurl's "transfer closed with …" message. An OpenAPI
     /// `ClientError` is looked through: the error it wraps is classified and kept. Clients
     /// that know their stack better pass the reason themselves with ``init(_:underlying:)``.
     public init(_ error: any Error) {
@@ -57,15 +60,25 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
 
     private static func reason(for error: any Error) -> Reason {
         if error is CancellationError { return .cancelled }
-        if let error = error as? URLError { return reason(forURLErrorCode: error.code.rawValue) }
+        if let error = error as? URLError { return reason(forURLError: error as NSError) }
         if let error = error as? POSIXError { return reason(forPOSIX: error.code.rawValue) ?? .other }
         let bridged = error as NSError
-        if bridged.domain == NSURLErrorDomain { return reason(forURLErrorCode: bridged.code) }
+        if bridged.domain == NSURLErrorDomain { return reason(forURLError: bridged) }
         if bridged.domain == NSPOSIXErrorDomain, let reason = reason(forPOSIX: Int32(truncatingIfNeeded: bridged.code)) {
             return reason
         }
         if let code = nioErrno(of: error), let reason = reason(forPOSIX: code) { return reason }
         return reasonByName(of: error)
+    }
+
+    private static func reason(forURLError error: NSError) -> Reason {
+        // URLSession on Linux reports libcurl's "transfer closed with 101 bytes remaining to
+        // read" (or "… with outstanding read data remaining") as NSURLErrorUnknown: curl's
+        // message is all that tells a connection closed mid-body from any other failure.
+        if error.code == URLError.Code.unknown.rawValue, error.localizedDescription.hasPrefix("transfer closed with") {
+            return .connectionLost
+        }
+        return reason(forURLErrorCode: error.code)
     }
 
     private static func reason(forURLErrorCode code: Int) -> Reason {
@@ -130,6 +143,8 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         if ["remoteConnectionClosed", "ioOnClosedChannel", "connectionReset"].contains(where: text.contains) {
             return .connectionLost
         }
+        // NIO's HTTP parser at end of stream before the response was complete: its `invalidEOFState`.
+        if typeName.hasSuffix(".HTTPParserError"), text == "stream ended at an unexpected time" { return .connectionLost }
         if typeName.hasSuffix("NIOConnectionError") { return .cannotConnectToHost }
         return .other
     }
