@@ -113,6 +113,21 @@ extension BackstopClient {
         }
 
         @Test(arguments: TransportKind.allCases)
+        func aCallTimesOutOnTheClientsTestClock(transport: TransportKind) async throws {
+            let server = try await TestServer.running()
+            let key = uniqueKey()
+            let clock = TestClock()
+            let client = makeClient(server, transport, timeout: .seconds(5), clock: clock)
+            let call = Task { await failure(of: client, Endpoint<Item, ItemCode>(.get, "slow/\(key)")) }
+            await server.state.arrival(of: key)
+            // The deadline was taken before the request left, so this passes it however the timer's task interleaves.
+            await clock.advance(by: .seconds(5))
+            let error = await call.value
+            #expect(transportReason(of: error) == .timedOut)
+            #expect(error?.description.contains("no response within 5.0 seconds") == true)
+        }
+
+        @Test(arguments: TransportKind.allCases)
         func aResponseOverTheLimitIsAnErrorNotARead(transport: TransportKind) async throws {
             let server = try await TestServer.running()
             let client = makeClient(server, transport, maximumResponseBytes: 1_000)

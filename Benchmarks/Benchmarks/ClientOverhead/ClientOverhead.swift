@@ -3,7 +3,7 @@
 // Benchmarks are named "client/<transport>/<contender>", one request per iteration:
 // - "raw": the `ClientTransport` alone, then the body read and unwrapped with the same
 //   contract and decoder the client uses, so both sides do the same decoding work;
-// - "APIClient": `APIClient.send`, no middlewares: endpoint, context, timeout race, size limit;
+// - "APIClient": `APIClient.send`, no middlewares: endpoint, context, timeout, size limit;
 // - "APIClient+middlewares": with logging (a no-op handler), metrics (no-op) and retry.
 // Compare each with "raw" of the same transport; the goal is at most 1.05x.
 //

@@ -25,19 +25,23 @@ extension APIClient {
         _ request: (HTTPRequest, HTTPBody?), operationID: String, timeout: Duration
     ) async throws -> (HTTPResponse, Data) {
         let send = chain(operationID: operationID)
-        let (baseURL, limit, clock) = (baseURL, maximumResponseBytes, clock)
-        return try await withThrowingTaskGroup(of: Exchanged?.self) { group in
+        let (baseURL, limit, deadlines) = (baseURL, maximumResponseBytes, deadlines)
+        // One child task, so the timeout can cancel the exchange without cancelling the caller.
+        return try await withThrowingTaskGroup(of: Exchanged.self) { group in
             group.addTask {
-                let (response, body) = try await send(request.0, request.1, baseURL)
-                return Exchanged(response: response, body: try await BodyCollection.collect(body, upTo: limit))
+                let call = deadlines.start(timeout)
+                let exchanged: Exchanged
+                do {
+                    let (response, body) = try await send(request.0, request.1, baseURL)
+                    exchanged = Exchanged(response: response, body: try await BodyCollection.collect(body, upTo: limit))
+                } catch {
+                    if deadlines.finish(call) { throw TimedOut(timeout: timeout) }
+                    throw error
+                }
+                _ = deadlines.finish(call)
+                return exchanged
             }
-            // The timer's `nil` wins the race when the exchange is too slow.
-            group.addTask {
-                try await clock.sleep(for: timeout, tolerance: nil)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard case .some(.some(let exchanged)) = try await group.next() else { throw TimedOut(timeout: timeout) }
+            guard let exchanged = try await group.next() else { throw TimedOut(timeout: timeout) }
             return (exchanged.response, exchanged.body)
         }
     }

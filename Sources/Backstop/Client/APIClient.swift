@@ -49,7 +49,13 @@ public struct APIClient<General: ServerCode>: Sendable {
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`.
     public var maximumResponseBytes: Int
     /// Times out calls; tests pass a `TestClock`.
-    public var clock: any Clock<Duration>
+    public var clock: any Clock<Duration> {
+        get { clockAndDeadlines.clock }
+        set { clockAndDeadlines = (newValue, makeCallDeadlines(newValue)) }
+    }
+    /// The clock and the one timer all calls of this client share on it.
+    private var clockAndDeadlines: (clock: any Clock<Duration>, deadlines: any CallDeadlines)
+    var deadlines: any CallDeadlines { clockAndDeadlines.deadlines }
 
     public init(
         baseURL: URL,
@@ -68,7 +74,7 @@ public struct APIClient<General: ServerCode>: Sendable {
         self.transport = transport
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
-        self.clock = clock
+        self.clockAndDeadlines = (clock, makeCallDeadlines(clock))
     }
 
     /// Logging, metrics and retry with their defaults, in the order the client expects.
