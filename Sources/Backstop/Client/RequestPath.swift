@@ -15,6 +15,9 @@ enum RequestPath {
     /// malformed one (`100%zz`) makes no URL.
     static func make(_ path: String, query: [URLQueryItem], baseURL: URL) -> String? {
         let relative = path.hasPrefix("/") ? path : "/" + path
+        // Most paths hold only characters a path may hold as written; such a path joins any base
+        // with a host into a URL, so the Foundation round trips below (several µs) are skipped.
+        if query.isEmpty, relative.utf8.allSatisfy(isPlainPathByte), baseURL.absoluteURL.host != nil { return relative }
         var text = relative.addingPercentEncoding(withAllowedCharacters: allowed) ?? relative
         if !query.isEmpty {
             var components = URLComponents()
@@ -44,6 +47,20 @@ enum RequestPath {
             }
         }
         return true
+    }
+
+    /// RFC 3986's `pchar` and `/`, without `%`: bytes a path holds as they are.
+    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: ":"),
+             UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
