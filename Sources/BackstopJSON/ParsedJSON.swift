@@ -39,6 +39,21 @@ public struct ParsedJSON: @unchecked Sendable {
         }
     }
 
+    private init(document: JSONDocument, decoder: ResilientJSONDecoder, parsingRepairs: [Repair]) {
+        self.document = document
+        self.decoder = decoder
+        options = DecodingOptions(decoder)
+        self.parsingRepairs = parsingRepairs
+    }
+
+    /// The same parsed document read with `decoder`'s strategies and reporter, so a body a
+    /// middleware parsed is not parsed again; `nil` when `decoder`'s policy differs, since it
+    /// could have parsed the bytes differently.
+    package func reading(with decoder: ResilientJSONDecoder) -> ParsedJSON? {
+        guard decoder.policy == self.decoder.policy else { return nil }
+        return ParsedJSON(document: document, decoder: decoder, parsingRepairs: parsingRepairs)
+    }
+
     /// The kind of value at `path` (member names from the root), or ``JSONKind/missing``.
     public func kind(at path: [String] = []) -> JSONKind {
         document.index(at: path).map { document[$0].jsonKind } ?? .missing

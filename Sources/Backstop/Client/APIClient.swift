@@ -121,8 +121,9 @@ public struct APIClient<General: ServerCode>: Sendable {
             }
             let (response, body) = try exchanged.get()
             status = response.status
-            let report = try contract.unwrap(Payload.self, from: body, response: response, decoder: decoder,
-                                             throwing: APIError<General, Module>.self)
+            // A middleware that read the business code already parsed the body.
+            let report = try contract.unwrap(Payload.self, from: body, parsed: context.parsedBody(body, decoder: decoder),
+                                             response: response, decoder: decoder, throwing: APIError<General, Module>.self)
             result = .success(APIResponse(status: response.status, headerFields: response.headerFields,
                                           payload: report.value, repairs: report.repairs,
                                           attempts: context.attempts, duration: ContinuousClock.now - start))

@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 import HTTPTypes
 
@@ -27,6 +28,8 @@ final class RequestContext: @unchecked Sendable {
     private var _retries: [String] = []
     private var _secrets: [String] = []
     private var observers: [@Sendable (RequestOutcome) -> Void] = []
+    /// The last response body a middleware parsed to read its business code.
+    private var _parsedBody: (data: Data, json: ParsedJSON)?
     private var completed = false
 
     init(retryPolicy: RetryPolicy? = nil, isIdempotent: Bool? = nil, requiresAuthentication: Bool = true,
@@ -49,6 +52,19 @@ final class RequestContext: @unchecked Sendable {
     func addSecret(_ value: String) {
         guard !value.isEmpty else { return }
         lock.withLock { _secrets.append(value) }
+    }
+
+    /// `body` as parsed by an earlier reader of the same response, read with `decoder`; `nil`
+    /// when nobody parsed these bytes with `decoder`'s policy.
+    func parsedBody(_ body: Data, decoder: ResilientJSONDecoder) -> ParsedJSON? {
+        // Comparing bytes costs a fraction of parsing them again.
+        guard let parsed = lock.withLock({ _parsedBody }), parsed.data == body else { return nil }
+        return parsed.json.reading(with: decoder)
+    }
+
+    /// Keeps a parsed response body for the readers after this one; a later attempt's body replaces it.
+    func keepParsedBody(_ body: Data, _ json: ParsedJSON) {
+        lock.withLock { _parsedBody = (body, json) }
     }
 
     func recordAttempt() { lock.withLock { _attempts += 1 } }

@@ -14,7 +14,7 @@ import OpenAPIRuntime
 /// let retry = RetryMiddleware(classifier: classifier)
 /// ```
 public struct ServerCodeClassifier: Sendable {
-    private let classify: @Sendable (HTTPResponse, Data) -> ServerCodeRole?
+    private let classify: @Sendable (HTTPResponse, Data, RequestContext?) -> ServerCodeRole?
 
     /// Reads envelopes with `contract` and classifies their codes as `General` codes.
     public init<General: ServerCode>(
@@ -22,8 +22,17 @@ public struct ServerCodeClassifier: Sendable {
     ) {
         // Repairs are reported once, when the client decodes the body.
         let quiet = { var quiet = decoder; quiet.reporter = nil; return quiet }()
-        classify = { response, body in
-            guard !body.isEmpty, let json = try? ParsedJSON(body, decoder: quiet) else { return nil }
+        classify = { response, body, context in
+            guard !body.isEmpty else { return nil }
+            let json: ParsedJSON
+            if let parsed = context?.parsedBody(body, decoder: quiet) {
+                json = parsed
+            } else {
+                guard let parsed = try? ParsedJSON(body, decoder: quiet) else { return nil }
+                // Later middlewares and the client's decode read it from here instead of parsing again.
+                context?.keepParsedBody(body, parsed)
+                json = parsed
+            }
             let code: RawServerCode?
             if contract.acceptedStatuses.contains(response.status.code) {
                 guard case .failure(let failure, _)? = try? contract.envelope(of: json, status: response.status).outcome
@@ -38,7 +47,7 @@ public struct ServerCodeClassifier: Sendable {
 
     /// The role of the business code in `body`, or `nil` when it has none or no code.
     public func role(of response: HTTPResponse, body: Data) -> ServerCodeRole? {
-        classify(response, body)
+        classify(response, body, nil)
     }
 
     /// The role of the code in a body that may be readable only once, and a body that
@@ -46,6 +55,6 @@ public struct ServerCodeClassifier: Sendable {
     func role(of response: HTTPResponse, body: HTTPBody?, upTo limit: Int) async throws -> (ServerCodeRole?, HTTPBody?) {
         guard let body else { return (nil, nil) }
         let data = try await BodyCollection.collect(body, upTo: limit)
-        return (classify(response, data), HTTPBody(data))
+        return (classify(response, data, RequestContext.current), HTTPBody(data))
     }
 }

@@ -81,10 +81,23 @@ extension ResponseContract {
         decoder: ResilientJSONDecoder = ResilientJSONDecoder(),
         throwing errorType: APIError<General, Module>.Type
     ) throws(APIError<General, Module>) -> DecodingReport<Payload> {
+        try unwrap(type, from: body, parsed: nil, response: response, decoder: decoder, throwing: errorType)
+    }
+
+    /// ``unwrap(_:from:response:decoder:throwing:)`` of a body that may already be parsed:
+    /// `parsed`, when given, must be `body` parsed with `decoder`'s policy.
+    func unwrap<Payload: Decodable, General, Module>(
+        _ type: Payload.Type,
+        from body: Data,
+        parsed: ParsedJSON?,
+        response: HTTPResponse,
+        decoder: ResilientJSONDecoder,
+        throwing errorType: APIError<General, Module>.Type
+    ) throws(APIError<General, Module>) -> DecodingReport<Payload> {
         let status = response.status
         guard acceptedStatuses.contains(status.code) else {
             var failure = HTTPFailure(status: status, headerFields: response.headerFields, body: body)
-            if let json = try? parse(body, decoder: decoder) {
+            if let json = parsed ?? (try? parse(body, decoder: decoder)) {
                 (failure.code, failure.message) = errorDetails(in: json, status: status)
             }
             throw .http(failure)
@@ -101,7 +114,7 @@ extension ResponseContract {
         let json: ParsedJSON?
         let envelope: Envelope
         do {
-            json = try parse(body, decoder: decoder)
+            if let parsed { json = parsed } else { json = try parse(body, decoder: decoder) }
             envelope = try self.envelope(of: json, status: status)
         } catch {
             throw .decoding(error)
