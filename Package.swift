@@ -67,6 +67,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the HTTP test targets share: both transports, BadBackend's codes and contracts, a
+        // server per test. Only test targets depend on it, so its heavy packages stay out of the products.
+        .target(
+            name: "BackstopTestSupport",
+            dependencies: [
+                "Backstop",
+                "BadBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "BackstopJSONTests",
             dependencies: [
@@ -88,6 +103,7 @@ let package = Package(
             name: "BadBackendTests",
             dependencies: [
                 "BadBackend",
+                "BackstopTestSupport",
                 "BackstopCLI",
                 "Backstop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -103,25 +119,20 @@ let package = Package(
                 "Backstop",
                 "BackstopJSON",
                 "BadBackend",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                "BackstopTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        // The client and its sessions against real servers and both transports; heavy packages stay here.
+        // The client and its sessions against BadBackend and both transports.
         .testTarget(
             name: "BackstopClientTests",
             dependencies: [
                 "Backstop",
                 "BackstopJSON",
                 "BadBackend",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                "BackstopTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

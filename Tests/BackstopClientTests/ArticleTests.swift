@@ -1,13 +1,19 @@
 import Backstop
+import BackstopTestSupport
+import BadBackend
 import Foundation
 import Testing
 
-/// The code of the DocC article "Calling Your Backend", kept compiling and run against the server.
-extension Endpoint where Payload == Item, Module == ItemCode {
-    static func item(_ id: Int) -> Self { Endpoint(.get, "items/\(id)") }
+/// The code of the DocC article "Calling Your Backend", kept compiling and run against BadBackend:
+/// its `AppCode` and `ItemCode` are BadBackend's general and study-group codes, its items are products.
+extension Endpoint where Payload == Item, Module == StudyGroupCode {
+    static func item(_ id: Int) -> Self { Endpoint(.get, "b/products/\(id)") }
+}
 
+/// The article's `rename`, against the echo, which answers with the request it got.
+extension Endpoint where Payload == Echo<Item>, Module == StudyGroupCode {
     static func rename(_ item: Item) -> Self {
-        Endpoint(.put, "echo/\(item.id)", body: item, timeout: .seconds(10))
+        Endpoint(.put, "b/echo/products/\(item.id)", body: item, timeout: .seconds(10))
     }
 }
 
@@ -17,33 +23,36 @@ extension BackstopClient {
         /// What the article's handler would do.
         enum Shown: Equatable { case item(Item), gone, nothing, alert(String) }
 
-        static func show(_ client: APIClient<AppCode>, _ endpoint: Endpoint<Item, ItemCode>) async -> Shown {
+        static func show<Payload>(_ client: APIClient<GeneralCode>, _ endpoint: Endpoint<Payload, StudyGroupCode>,
+                                  _ item: (Payload) -> Item) async -> Shown {
             do {
-                return .item(try await client.send(endpoint))
+                return .item(item(try await client.send(endpoint)))
             } catch {
                 switch error {
-                case .server(.module(.notFound, _)): return .gone
+                case .server(.module(.classNotFound, _)): return .gone
                 case .transport(let failure) where failure.reason == .cancelled: return .nothing
                 case .transport, .http, .decoding, .server, .client: return .alert(error.groupingIdentifier)
                 }
             }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func theArticlesClientForBackendB() async throws {
-            let server = try await TestServer.running()
-            let client = APIClient<AppCode>(
-                baseURL: server.baseURL,
-                contract: backendB,
-                middlewares: [
-                    LoggingMiddleware(secretQueryItems: ["sig"]),
-                    MetricsMiddleware(),
-                    RetryMiddleware(),
-                ]
-            )
-            #expect(await Self.show(client, .item(7)) == .item(Item(id: 7, name: "Item 7")))
-            #expect(await Self.show(client, .rename(Item(id: 8, name: "Eight"))) == .item(Item(id: 8, name: "Eight")))
-            let gone = Endpoint<Item, ItemCode>(.get, "business/\(uniqueKey())", query: [URLQueryItem(name: "code", value: "40401")])
-            #expect(await Self.show(client, gone) == .gone)
+            try await withBackend { _, url in
+                let client = APIClient<GeneralCode>(
+                    baseURL: url,
+                    contract: EnvelopeContract.b,
+                    middlewares: [
+                        LoggingMiddleware(secretQueryItems: ["sig"]),
+                        MetricsMiddleware(),
+                        RetryMiddleware(),
+                    ]
+                )
+                #expect(await Self.show(client, .item(1), { $0 }) == .item(.one))
+                #expect(await Self.show(client, .rename(Item(id: 8, name: "Eight")), \.body) == .item(Item(id: 8, name: "Eight")))
+                let gone = Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1")
+                #expect(await Self.show(client, gone, { $0 }) == .gone)
+            }
         }
     }
 }

@@ -1,4 +1,6 @@
 import Backstop
+import BackstopTestSupport
+import BadBackend
 import Clocks
 import Foundation
 import Testing
@@ -6,70 +8,79 @@ import Testing
 extension BackstopClient {
     @Suite("Client against a real server")
     struct ClientTests {
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func getDecodesThePayloadOfTheEnvelope(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server, transport)
-            let item = try await client.send(Endpoint<Item, ItemCode>(.get, "items/7"))
-            #expect(item == Item(id: 7, name: "Item 7"))
+            try await withBackend { _, url in
+                let client = makeClient(url, transport)
+                let item = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                #expect(item == .one)
+            }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func theWholeResponseHasStatusHeadersRepairsAndAttempts(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server, transport)
-            let response = try await client.response(for: Endpoint<Item, ItemCode>(.get, "quoted/9"))
-            #expect(response.status == .ok)
-            #expect(response.headerFields[.contentType] == "application/json")
-            #expect(response.payload == Item(id: 9, name: "Item 9"))
-            #expect(response.repairs.map(\.path) == ["$.data.id"])
-            #expect(response.attempts == 1)
-            #expect(response.duration > .zero)
+            try await withBackend { _, url in
+                let client = makeClient(url, transport)
+                let response = try await client.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
+                #expect(response.status == .ok)
+                #expect(response.headerFields[.contentType] == "application/json; charset=utf-8")
+                #expect(response.payload == .one)
+                #expect(response.repairs.map(\.path) == ["$.data.id"])
+                #expect(response.attempts == 1)
+                #expect(response.duration > .zero)
+            }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func postSendsTheEncodedBody(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let key = uniqueKey()
-            let client = makeClient(server, transport)
-            let item = try await client.send(Endpoint<Item, ItemCode>(.post, "echo/\(key)", body: Item(id: 3, name: "Três")))
-            #expect(item == Item(id: 3, name: "Três"))
-            let received = await server.state.bodies(key)
-            #expect(received.count == 1)
-            #expect(try JSONDecoder().decode(Item.self, from: received.first ?? Data()) == item)
+            try await withBackend { backend, url in
+                let client = makeClient(url, transport)
+                let item = Item(id: 3, name: "Três")
+                let echo = try await client.send(Endpoint<Echo<Item>, StudyGroupCode>(.post, "b/echo", body: item))
+                #expect(echo.body == item)
+                #expect(echo.method == "POST")
+                #expect(echo.headers["content-type"] == "application/json")
+                let received = await backend.requestLog.entries.compactMap(\.body)
+                #expect(received.count == 1)
+                #expect(try JSONDecoder().decode(Item.self, from: received.first ?? Data()) == item)
+            }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func anErrorStatusKeepsItsHeadersAndEnvelope(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server, transport)
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.get, "status/\(uniqueKey())", query: [
-                URLQueryItem(name: "code", value: "503"), URLQueryItem(name: "retryAfter", value: "5"),
-            ]))
-            guard case .http(let http)? = error else {
-                Issue.record("expected an HTTP failure, got \(String(describing: error))")
-                return
+            try await withBackend { _, url in
+                let client = makeClient(url, transport)
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/http-503/b/products/1", query: [
+                    URLQueryItem(name: "retryAfter", value: "5"),
+                ]))
+                guard case .http(let http)? = error else {
+                    Issue.record("expected an HTTP failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(http.status == .serviceUnavailable)
+                #expect(http.headerFields[.retryAfter] == "5")
+                #expect(http.code == RawServerCode(50300))
+                #expect(http.message == "Service Unavailable")
             }
-            #expect(http.status == .serviceUnavailable)
-            #expect(http.headerFields[.retryAfter] == "5")
-            #expect(http.code == RawServerCode(50300))
-            #expect(http.message == "failing")
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aBusinessCodeIsClassifiedForTheModule() async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server)
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.get, "business/\(uniqueKey())", query: [
-                URLQueryItem(name: "code", value: "40401"),
-            ]))
-            #expect(error == .server(.module(.notFound, message: "declined")))
+            try await withBackend { _, url in
+                let client = makeClient(url)
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
+                #expect(error == .server(.module(.classNotFound, message: "Class not found")))
+            }
         }
 
         @Test(arguments: TransportKind.allCases)
         func aRefusedConnectionCannotConnectToHost(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server, transport, baseURL: refusedURL)
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.get, "items/1"))
+            let client = makeClient(refusedURL, transport)
+            let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
             guard case .transport(let failure)? = error else {
                 Issue.record("expected a transport failure, got \(String(describing: error))")
                 return
@@ -84,102 +95,111 @@ extension BackstopClient {
             }
         }
 
+        /// The slow answer waits on the server's test clock, which nobody advances: only the
+        /// cancellation can end the call; the server drops the answer when it stops.
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func cancellingTheTaskEndsTheCallAtOnceAsCancelled(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let key = uniqueKey()
-            let client = makeClient(server, transport)
-            let call = Task { await failure(of: client, Endpoint<Item, ItemCode>(.get, "slow/\(key)")) }
-            await server.state.arrival(of: key)
-            let cancelled = ContinuousClock.now
-            call.cancel()
-            let error = await call.value
-            let elapsed = ContinuousClock.now - cancelled
-            #expect(transportReason(of: error) == .cancelled)
-            #expect(elapsed < .seconds(1), "took \(elapsed)")
-        }
-
-        @Test func aCallThatOutlivesItsTimeoutTimesOut() async throws {
-            let server = try await TestServer.running()
-            // The immediate clock makes every timeout pass at once; the slow route takes seconds.
-            let client = makeClient(server, clock: ImmediateClock())
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.get, "slow/\(uniqueKey())", timeout: .seconds(5)))
-            guard case .transport(let failure)? = error else {
-                Issue.record("expected a transport failure, got \(String(describing: error))")
-                return
+            try await withBackend { backend, url in
+                let client = makeClient(url, transport)
+                let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
+                _ = try await backend.requestLog.arrival()
+                let cancelled = ContinuousClock.now
+                call.cancel()
+                let error = await call.value
+                let elapsed = ContinuousClock.now - cancelled
+                #expect(transportReason(of: error) == .cancelled)
+                #expect(elapsed < .seconds(1), "took \(elapsed)")
             }
-            #expect(failure.reason == .timedOut)
-            #expect(error?.description.contains("no response within 5.0 seconds") == true)
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test func aCallThatOutlivesItsTimeoutTimesOut() async throws {
+            try await withBackend { _, url in
+                // The immediate clock makes every timeout pass at once; the slow answer waits on a clock nobody advances.
+                let client = makeClient(url, clock: ImmediateClock())
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1", timeout: .seconds(5)))
+                guard case .transport(let failure)? = error else {
+                    Issue.record("expected a transport failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.reason == .timedOut)
+                #expect(error?.description.contains("no response within 5.0 seconds") == true)
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aCallTimesOutOnTheClientsTestClock(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let key = uniqueKey()
-            let clock = TestClock()
-            let client = makeClient(server, transport, timeout: .seconds(5), clock: clock)
-            let call = Task { await failure(of: client, Endpoint<Item, ItemCode>(.get, "slow/\(key)")) }
-            await server.state.arrival(of: key)
-            // The deadline was taken before the request left, so this passes it however the timer's task interleaves.
-            await clock.advance(by: .seconds(5))
-            let error = await call.value
-            #expect(transportReason(of: error) == .timedOut)
-            #expect(error?.description.contains("no response within 5.0 seconds") == true)
+            try await withBackend { backend, url in
+                let clock = TestClock()
+                let client = makeClient(url, transport, timeout: .seconds(5), clock: clock)
+                let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
+                _ = try await backend.requestLog.arrival()
+                // The deadline was taken before the request left, so this passes it however the timer's task interleaves.
+                await clock.advance(by: .seconds(5))
+                let error = await call.value
+                #expect(transportReason(of: error) == .timedOut)
+                #expect(error?.description.contains("no response within 5.0 seconds") == true)
+            }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aResponseOverTheLimitIsAnErrorNotARead(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server, transport, maximumResponseBytes: 1_000)
-            let error = await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "large", query: [
-                URLQueryItem(name: "bytes", value: "5000"),
-            ]))
-            guard case .client(let failure)? = error else {
-                Issue.record("expected a client failure, got \(String(describing: error))")
-                return
+            try await withBackend { _, url in
+                let client = makeClient(url, transport, maximumResponseBytes: 1_000)
+                let error = await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "b/sized/5000"))
+                guard case .client(let failure)? = error else {
+                    Issue.record("expected a client failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.reason == .responseTooLarge)
+                #expect(failure.detail == "the body is larger than the limit of 1000 bytes")
+                let small = try await client.send(Endpoint<String, NoModuleCodes>(.get, "b/sized/10"))
+                #expect(small == "aaaaaaaaaa")
             }
-            #expect(failure.reason == .responseTooLarge)
-            #expect(failure.detail == "the body is larger than the limit of 1000 bytes")
-            let small = try await client.send(Endpoint<String, NoModuleCodes>(.get, "large", query: [
-                URLQueryItem(name: "bytes", value: "10"),
-            ]))
-            #expect(small == "aaaaaaaaaa")
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aPathThatMakesNoURLIsAClientErrorNamingIt() async throws {
-            let server = try await TestServer.running()
-            let client = makeClient(server)
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.get, "files/100%zz"))
-            guard case .client(let failure)? = error else {
-                Issue.record("expected a client failure, got \(String(describing: error))")
-                return
+            try await withBackend { backend, url in
+                let client = makeClient(url)
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "files/100%zz"))
+                guard case .client(let failure)? = error else {
+                    Issue.record("expected a client failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.reason == .invalidURL)
+                #expect(failure.detail?.contains("\"files/100%zz\"") == true)
+                #expect(await backend.requestLog.entries.isEmpty)
             }
-            #expect(failure.reason == .invalidURL)
-            #expect(failure.detail?.contains("\"files/100%zz\"") == true)
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func pathsAndQueriesArePercentEncoded() async throws {
-            let server = try await TestServer.running()
-            let suffix = UUID().uuidString.prefix(8)
-            let client = makeClient(server)
-            let item = try await client.send(Endpoint<Item, ItemCode>(.post, "echo/spaced key\(suffix)", query: [URLQueryItem(name: "q", value: "a+b c")],
-                                                                      body: Item(id: 1, name: "x")))
-            #expect(item == Item(id: 1, name: "x"))
-            #expect(await server.state.hits("spaced%20key\(suffix)") == 1)
+            try await withBackend { backend, url in
+                let client = makeClient(url)
+                let echo = try await client.send(Endpoint<Echo<Item>, StudyGroupCode>(
+                    .post, "b/echo/spaced key", query: [URLQueryItem(name: "q", value: "a+b c")], body: Item(id: 1, name: "x")))
+                #expect(echo.body == Item(id: 1, name: "x"))
+                #expect(await backend.hits("/b/echo/spaced%20key") == 1)
+            }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aBodyThatCannotBeEncodedIsAClientErrorNamingIt() async throws {
-            let server = try await TestServer.running()
-            let key = uniqueKey()
-            let client = makeClient(server)
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.post, "echo/\(key)", body: ["ratio": Double.nan]))
-            guard case .client(let failure)? = error else {
-                Issue.record("expected a client failure, got \(String(describing: error))")
-                return
+            try await withBackend { backend, url in
+                let client = makeClient(url)
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.post, "b/echo", body: ["ratio": Double.nan]))
+                guard case .client(let failure)? = error else {
+                    Issue.record("expected a client failure, got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.reason == .unencodableBody)
+                #expect(failure.detail?.contains("POST b/echo") == true)
+                #expect(await backend.requestLog.entries.isEmpty)
             }
-            #expect(failure.reason == .unencodableBody)
-            #expect(failure.detail?.contains("POST echo/\(key)") == true)
-            #expect(await server.state.hits(key) == 0)
         }
     }
 }

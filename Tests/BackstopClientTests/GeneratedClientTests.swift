@@ -1,4 +1,6 @@
 import Backstop
+import BackstopTestSupport
+import BadBackend
 import Clocks
 import Foundation
 import InMemoryLogging
@@ -24,35 +26,36 @@ extension BackstopClient {
             )
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func retryLoggingAndMetricsServeAGeneratedClient(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let handler = InMemoryLogHandler()
-            let metrics = TestMetrics()
-            let classifier = ServerCodeClassifier(contract: backendB, generalCodes: AppCode.self)
-            let client = UniversalClient(serverURL: server.baseURL, transport: transport.make(), middlewares: [
-                LoggingMiddleware(logger: Logger(label: "generated") { _ in handler }, secretQueryItems: ["token"]),
-                MetricsMiddleware(factory: metrics),
-                RetryMiddleware(classifier: classifier, clock: ImmediateClock()),
-            ])
-            let status = uniqueKey("status")
-            let flaky = try await Self.getItem(client, path: "/status/\(status)?code=503&failures=1&token=s3cret")
-            #expect(flaky.status == 200)
-            #expect(await server.state.hits(status) == 2)
+            try await withBackend { backend, url in
+                let handler = InMemoryLogHandler()
+                let metrics = TestMetrics()
+                let classifier = ServerCodeClassifier(contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
+                let client = UniversalClient(serverURL: url, transport: transport.make(), middlewares: [
+                    LoggingMiddleware(logger: Logger(label: "generated") { _ in handler }, secretQueryItems: ["token"]),
+                    MetricsMiddleware(factory: metrics),
+                    RetryMiddleware(classifier: classifier, clock: ImmediateClock()),
+                ])
+                let flaky = try await Self.getItem(client, path: "/scenarios/http-503/b/products/1?failures=1&token=s3cret")
+                #expect(flaky.status == 200)
+                #expect(await backend.hits("/scenarios/http-503/b/products/1") == 2)
 
-            // The classifier lets the retry see a rate-limited code inside a 200 envelope.
-            let limited = uniqueKey("limited")
-            let business = try await Self.getItem(client, path: "/business/\(limited)?code=42901&failures=1")
-            #expect(business.status == 200)
-            #expect(String(decoding: business.body, as: UTF8.self).contains("\"id\":2"))
+                // The classifier lets the retry see a rate-limited code inside a 200 envelope.
+                let business = try await Self.getItem(client, path: "/scenarios/rate-limited/b/products/1?failures=1")
+                #expect(business.status == 200)
+                #expect(String(decoding: business.body, as: UTF8.self).contains("\"id\":1"))
+                #expect(await backend.requests(to: "/scenarios/rate-limited/b/products/1").map(\.scenario) == [.general(.rateLimited), nil])
 
-            #expect(handler.entries.count == 2)
-            #expect(handler.entries.first?.metadata["attempts"] == "2")
-            #expect(handler.entries.first?.metadata["operation"] == "getItem")
-            #expect(handler.entries.first?.metadata["path"] == "/status/\(status)?code=503&failures=1&token=<redacted>")
-            #expect(handler.entries.last?.metadata["retries"] == "server.rateLimited")
-            #expect(try metrics.expectCounter("backstop_requests_total", [("operation", "getItem"), ("method", "GET"), ("status", "200")]).totalValue == 2)
-            #expect(metrics.counterTotal(label: "backstop_retries_total") == 2)
+                #expect(handler.entries.count == 2)
+                #expect(handler.entries.first?.metadata["attempts"] == "2")
+                #expect(handler.entries.first?.metadata["operation"] == "getItem")
+                #expect(handler.entries.first?.metadata["path"] == "/scenarios/http-503/b/products/1?failures=1&token=<redacted>")
+                #expect(handler.entries.last?.metadata["retries"] == "server.rateLimited")
+                #expect(try metrics.expectCounter("backstop_requests_total", [("operation", "getItem"), ("method", "GET"), ("status", "200")]).totalValue == 2)
+                #expect(metrics.counterTotal(label: "backstop_retries_total") == 2)
+            }
         }
 
         @Test(arguments: TransportKind.allCases)
@@ -63,7 +66,7 @@ extension BackstopClient {
                 RetryMiddleware(clock: ImmediateClock()),
             ])
             do {
-                _ = try await Self.getItem(client, path: "/items/1")
+                _ = try await Self.getItem(client, path: "/b/products/1")
                 Issue.record("a refused connection succeeded")
             } catch {
                 #expect(error is ClientError)

@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation

@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation
@@ -6,24 +7,8 @@ import HTTPTypes
 import OpenAPIRuntime
 import Testing
 
-/// BadBackend's general codes, with the roles the session acts on.
-enum SessionCode: Int, ServerCode {
-    case tokenExpired = 11001
-    case signInRequired = 10401
-    case maintenance = 10503
-    case rateLimited = 10429
-
-    var role: ServerCodeRole? {
-        switch self {
-        case .tokenExpired: .tokenExpired
-        case .signInRequired: .signInRequired
-        case .maintenance: .maintenance
-        case .rateLimited: .rateLimited
-        }
-    }
-}
-
-typealias SessionError = APIError<SessionCode, NoModuleCodes>
+/// A session call's failure, with BadBackend's general codes and their roles.
+typealias SessionError = APIError<GeneralCode, NoModuleCodes>
 
 /// What BadBackend's sign-in and refresh answer.
 struct Tokens: Decodable, Sendable {
@@ -48,7 +33,7 @@ struct BackendCredential: Sendable, Equatable {
 /// Backend B's style of BadBackend: bearer tokens, refreshed at `POST b/auth/refresh`.
 struct BadBackendAuthenticator: Authenticator {
     /// A client without the authentication middleware.
-    let refresher: APIClient<SessionCode>
+    let refresher: APIClient<GeneralCode>
     let clock: TestClock<Duration>
     /// Whether the credential's expiry is read before sending; else only the backend says so.
     let knowsExpiry: Bool
@@ -74,7 +59,7 @@ struct Session: Sendable {
     let backend: BadBackend
     let clock: TestClock<Duration>
     let auth: AuthenticationMiddleware<BadBackendAuthenticator>
-    let client: APIClient<SessionCode>
+    let client: APIClient<GeneralCode>
 
     /// Token lifetime on the backend.
     static let lifetime = Duration.seconds(100)
@@ -91,18 +76,15 @@ struct Session: Sendable {
         _ body: (Session) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        let backend = BadBackend(configuration: .init(accessTokenLifetime: lifetime, expiredToken: expiredToken, refresh: refresh,
-                                                      slowAnswerDelay: .seconds(120)),
-                                 clock: clock)
-        try await backend.withRunning { baseURL in
-            let refresher = APIClient<SessionCode>(baseURL: baseURL, contract: backendB, decoder: ResilientJSONDecoder(),
-                                                   transport: transport.make())
+        let configuration = BadBackend.Configuration(accessTokenLifetime: lifetime, expiredToken: expiredToken, refresh: refresh,
+                                                     slowAnswerDelay: .seconds(120))
+        try await withBackend(configuration, clock: clock) { backend, baseURL in
+            let refresher = makeClient(baseURL, transport)
             let credential = try await refresher.signIn(clock)
             let auth = AuthenticationMiddleware(
                 authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: knowsExpiry),
                 credential: credential, limit: limit, metrics: metrics, clock: clock)
-            let client = APIClient<SessionCode>(baseURL: baseURL, contract: backendB, decoder: ResilientJSONDecoder(),
-                                                middlewares: before + [auth], transport: transport.make())
+            let client = makeClient(baseURL, transport, middlewares: before + [auth])
             try await body(Session(backend: backend, clock: clock, auth: auth, client: client))
         }
     }

@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation
@@ -191,7 +192,7 @@ struct Product: Decodable, Sendable {
     var id: Int
 }
 
-extension APIClient where General == SessionCode {
+extension APIClient where General == GeneralCode {
     /// A fresh credential from BadBackend's sign-in.
     func signIn(_ clock: TestClock<Duration>) async throws -> BackendCredential {
         let signIn = Endpoint<Tokens, NoModuleCodes>(.post, "b/auth/sign-in", body: ["user": "ada"], requiresAuthentication: false)

@@ -1,4 +1,6 @@
 import Backstop
+import BackstopTestSupport
+import BadBackend
 import Clocks
 import Foundation
 import OpenAPIRuntime
@@ -14,10 +16,11 @@ extension BackstopClient {
         /// 1,000 calls end in 0.3–1.0 s; the bound here only catches a call that waits for its
         /// response or its timeout instead of the cancellation, while the rest of the suite
         /// loads both cores.
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func cancellingAThousandCallsInFlightEndsThemAllAsCancelled(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let (reasons, elapsed) = await Self.cancelAThousandCallsInFlight(server, transport)
+            // Slow answers on a test clock nobody advances: only the cancellation ends a call.
+            let (reasons, elapsed) = try await withBackend { _, url in await Self.cancelAThousandCallsInFlight(url, transport) }
             #expect(reasons.count == 1_000)
             #expect(reasons.allSatisfy { $0 == .cancelled })
             #expect(elapsed < .seconds(5), "took \(elapsed)")
@@ -26,11 +29,11 @@ extension BackstopClient {
 
         /// Hands 1,000 calls to the transport, cancels them all, and answers how they ended and how long it took.
         static func cancelAThousandCallsInFlight(
-            _ server: TestServer.Running, _ transport: TransportKind
+            _ url: URL, _ transport: TransportKind
         ) async -> (reasons: [TransportFailure.Reason?], elapsed: Duration) {
             let (sent, sending) = AsyncStream<Void>.makeStream()
-            let client = makeClient(server, transport, middlewares: [Handoff(sending)])
-            let endpoint = Endpoint<Item, ItemCode>(.get, "slow/\(uniqueKey())")
+            let client = makeClient(url, transport, middlewares: [Handoff(sending)])
+            let endpoint = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
             return await withTaskGroup(of: TransportFailure.Reason?.self) { group in
                 for _ in 0..<1_000 {
                     group.addTask { transportReason(of: await failure(of: client, endpoint)) }
@@ -50,28 +53,29 @@ extension BackstopClient {
             }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aFailingBackendGetsNoMoreRetriesThanTheBudget(transport: TransportKind) async throws {
-            let server = try await TestServer.running()
-            let key = uniqueKey()
-            let budget = RetryBudget()
-            let client = makeClient(server, transport, middlewares: [RetryMiddleware(budget: budget, clock: ImmediateClock())])
-            let endpoint = RetryTests.statusEndpoint(key: key, code: 503, failures: .max)
-            let start = ContinuousClock.now
-            let layers = await withTaskGroup(of: APIError<AppCode, ItemCode>.Layer?.self) { group in
-                for _ in 0..<1_000 {
-                    group.addTask { await failure(of: client, endpoint)?.layer }
+            try await withBackend { backend, url in
+                let budget = RetryBudget()
+                let client = makeClient(url, transport, middlewares: [RetryMiddleware(budget: budget, clock: ImmediateClock())])
+                let endpoint = RetryTests.statusEndpoint(code: 503, failures: .max)
+                let start = ContinuousClock.now
+                let layers = await withTaskGroup(of: StudyGroupError.Layer?.self) { group in
+                    for _ in 0..<1_000 {
+                        group.addTask { await failure(of: client, endpoint)?.layer }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
                 }
-                return await group.reduce(into: []) { $0.append($1) }
+                let elapsed = ContinuousClock.now - start
+                let extra = await backend.hits(RetryTests.statusPath(503)) - 1_000
+                #expect(layers.count == 1_000)
+                #expect(layers.allSatisfy { $0 == .http })
+                // At most the reserve plus the share of the 1,000 requests; without a budget, 2,000.
+                #expect(extra <= budget.reserve + Int(budget.share * 1_000))
+                #expect(extra > 0)
+                print("1000 calls to a failing backend (\(transport.rawValue)): \(extra) extra attempts in \(elapsed)")
             }
-            let elapsed = ContinuousClock.now - start
-            let extra = await server.state.hits(key) - 1_000
-            #expect(layers.count == 1_000)
-            #expect(layers.allSatisfy { $0 == .http })
-            // At most the reserve plus the share of the 1,000 requests; without a budget, 2,000.
-            #expect(extra <= budget.reserve + Int(budget.share * 1_000))
-            #expect(extra > 0)
-            print("1000 calls to a failing backend (\(transport.rawValue)): \(extra) extra attempts in \(elapsed)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import BackstopTestSupport
 import BadBackend
 import Foundation
 #if canImport(FoundationNetworking)
@@ -18,7 +19,7 @@ struct CatalogueTests {
             #expect(answer.value(at: "styles") as? [String] == ["a", "b", "c"])
             let scenarios = try #require(answer.value(at: "scenarios") as? [[String: Any]])
             #expect(scenarios.compactMap { $0["name"] as? String } == Scenario.all.map(\.name))
-            #expect((answer.value(at: "resources") as? [Any])?.count == 6)
+            #expect((answer.value(at: "resources") as? [Any])?.count == 8)
             #expect((answer.value(at: "queryItems") as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["failures", "status", "retryAfter"])
             #expect(answer.value(at: "randomFaults.seed") as? Int == 9)
             #expect(answer.value(at: "generalCodes.token-expired") as? Int == 11001)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backstop
+import BackstopTestSupport
 import BadBackend
 @testable import BackstopCLI
 import Foundation

@@ -1,3 +1,4 @@
+import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation
@@ -90,5 +91,17 @@ struct HTTPFaultTests {
             #expect(fetched.status == 200)
             #expect(fetched.value(at: "data.id") as? Int == 1)
         }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A slow answer nobody releases does not hold up a graceful stop")
+    func slowAnswerEndsAtShutdown() async throws {
+        let answer = try await withBackend { backend, url in
+            let answer = Task { try? await HTTP.fetch(url, "/scenarios/slow/b/products/1") }
+            _ = try await backend.requestLog.arrival()
+            return answer
+        }
+        // The server has stopped; the request it dropped ends without an answer.
+        #expect(await answer.value?.status != 200)
     }
 }

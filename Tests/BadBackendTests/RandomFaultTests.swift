@@ -1,3 +1,4 @@
+import BackstopTestSupport
 import BadBackend
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,4 +1,6 @@
+import BackstopTestSupport
 import BadBackend
+import Clocks
 import Foundation
 import Testing
 
@@ -16,11 +18,13 @@ struct RequestLogTests {
             _ = try await AuthTests.refresh(url, tokens.refresh)
             let entries = await backend.requestLog.entries
             #expect(entries == [
-                LoggedRequest(method: "POST", path: "/b/auth/sign-in", credential: nil, attempt: 1, scenario: nil),
+                LoggedRequest(method: "POST", path: "/b/auth/sign-in", credential: nil, attempt: 1, scenario: nil,
+                              body: Data(#"{"username":"ada","password":"x"}"#.utf8)),
                 LoggedRequest(method: "GET", path: "/b/products/1?lang=en", credential: "access-1", attempt: 1, scenario: nil),
                 LoggedRequest(method: "GET", path: "/b/products/1", credential: "access-1", attempt: 2, scenario: nil),
                 LoggedRequest(method: "GET", path: "/scenarios/http-503/a/products", credential: nil, attempt: 1, scenario: .httpStatus(503)),
-                LoggedRequest(method: "POST", path: "/b/auth/refresh", credential: "refresh-1", attempt: 1, scenario: nil),
+                LoggedRequest(method: "POST", path: "/b/auth/refresh", credential: "refresh-1", attempt: 1, scenario: nil,
+                              body: Data(#"{"refreshToken":"refresh-1"}"#.utf8)),
             ])
             #expect(entries[3].description == "GET /scenarios/http-503/a/products attempt 1 scenario http-503")
         }
@@ -45,5 +49,32 @@ struct RequestLogTests {
         let wait = Task { await log.entries(atLeast: 5) }
         wait.cancel()
         #expect(await wait.value.isEmpty)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An arrival is awaited: the first request that matches, whether it came before the wait or after")
+    func arrival() async throws {
+        let clock = TestClock()
+        try await withBackend(.init(slowAnswerDelay: .seconds(30)), clock: clock) { backend, url in
+            _ = try await HTTP.fetch(url, "/b/products/1")
+            let earlier = try await backend.requestLog.arrival()
+            #expect(earlier.path == "/b/products/1")
+            let slow = Task { try await HTTP.fetch(url, "/scenarios/slow/b/products/2") }
+            let arrived = try await backend.requestLog.arrival(where: { $0.scenario == .slow })
+            #expect(arrived == LoggedRequest(method: "GET", path: "/scenarios/slow/b/products/2", credential: nil, attempt: 1,
+                                             scenario: .slow))
+            await clock.advance(by: .seconds(30))
+            #expect(try await slow.value.status == 200)
+        }
+    }
+
+    @Test("A wait for an arrival that never comes is bounded: it throws, naming what did arrive")
+    func arrivalTimesOut() async {
+        let log = RequestLog()
+        await #expect(throws: RequestLog.NotArrived.self) { try await log.arrival(within: .zero) }
+        let wait = Task { try await log.arrival() }
+        wait.cancel()
+        let error = await #expect(throws: RequestLog.NotArrived.self) { try await wait.value }
+        #expect(error?.description.contains("cancelled") == true)
     }
 }

@@ -49,14 +49,3 @@ enum HTTP {
         let path: String
     }
 }
-
-/// Runs a fresh BadBackend on 127.0.0.1, port 0, around `body`, and stops it.
-@available(macOS 14, iOS 17, tvOS 17, *)
-func withBackend<Result>(
-    _ configuration: BadBackend.Configuration = .init(),
-    clock: some Clock<Duration> = ContinuousClock(),
-    _ body: (BadBackend, URL) async throws -> Result
-) async throws -> Result {
-    let backend = BadBackend(configuration: configuration, clock: clock)
-    return try await backend.withRunning { url in try await body(backend, url) }
-}

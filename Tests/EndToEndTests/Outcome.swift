@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import BackstopJSON
 import BadBackend
 import Foundation
@@ -95,12 +96,15 @@ extension Outcome {
                            alert: .rejectedInput, [.dismiss])
         case .httpStatus(let status):
             let (reason, category, actions): (String, RecoveryCategory, [RecoveryAction.ID]) = switch status {
+            case 400: ("Bad Request", .rejectedInput, [.dismiss])
             case 401: ("Unauthorized", .unauthorized, [.signIn, .cancel])
             case 403: ("Forbidden", .forbidden, [.dismiss])
             case 404: ("Not Found", .notFound, [.dismiss])
             case 408: ("Request Timeout", .timedOut, [.retry, .cancel])
+            case 409: ("Conflict", .rejectedInput, [.dismiss])
             case 429: ("Too Many Requests", .rateLimited, [.dismiss])
             case 500: ("Internal Server Error", .serverFailure, [.retry, .cancel])
+            case 501: ("Not Implemented", .serverFailure, [.retry, .cancel])
             case 502: ("Bad Gateway", .serverFailure, [.retry, .cancel])
             case 503: ("Service Unavailable", .unavailable, [.dismiss])
             default: ("Gateway Timeout", .timedOut, [.retry, .cancel])

@@ -9,6 +9,8 @@ enum JSONText: Sendable, Equatable {
     case string(String)
     case array([JSONText])
     case object([(String, JSONText)])
+    /// JSON text already known to be valid, sent as it came: an echoed request body.
+    case verbatim(String)
 
     static func int(_ value: Int) -> JSONText { .number(String(value)) }
     static func double(_ value: Double) -> JSONText { .number(String(value)) }
@@ -19,6 +21,7 @@ enum JSONText: Sendable, Equatable {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"
         case .number(let digits): digits
+        case .verbatim(let json): json
         case .string(let text): Self.quoted(text)
         case .array(let elements): "[" + elements.map(\.rendered).joined(separator: ",") + "]"
         case .object(let members):

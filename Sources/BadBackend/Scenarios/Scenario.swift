@@ -31,17 +31,20 @@ public enum Scenario: Sendable, Hashable {
     /// The business code of ``unknownCode``.
     public static let unknownBusinessCode = 77_777
     /// The HTTP statuses ``httpStatus(_:)`` serves.
-    public static let httpStatuses = [401, 403, 404, 408, 429, 500, 502, 503, 504]
+    public static let httpStatuses = [400, 401, 403, 404, 408, 409, 429, 500, 501, 502, 503, 504]
 
     /// The message of ``httpStatus(_:)``'s envelope: the status's reason phrase.
     static func reasonPhrase(of status: Int) -> String {
         switch status {
+        case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 408: "Request Timeout"
+        case 409: "Conflict"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
+        case 501: "Not Implemented"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"

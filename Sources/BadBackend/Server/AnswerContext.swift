@@ -1,10 +1,15 @@
+import Foundation
 import Hummingbird
+import ServiceLifecycle
 
 /// What one request's answer depends on: its route, its credentials and the server's state.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct AnswerContext {
     let backend: BadBackend
     let route: Route
+    /// The request as logged: method, path with query, body.
+    let request: LoggedRequest
+    let headers: HTTPFields
     let bearer: String?
     let refreshToken: String?
     let slowDeadline: Duration
@@ -24,7 +29,7 @@ struct AnswerContext {
     /// A bearer token, when sent, must be valid for every resource; the account needs one.
     func resource(dirt: Dirt?) async throws -> Answer {
         let style = route.style
-        if !route.resource.isAuth, bearer != nil || route.resource == .account {
+        if route.resource.checksCredentials, bearer != nil || route.resource == .account {
             switch await backend.tokens.check(bearer) {
             case .valid: break
             case .expired:
@@ -53,7 +58,7 @@ struct AnswerContext {
             case .fails:
                 return signInRequired("Refresh failed; please sign in")
             case .slow:
-                try await backend.clock.sleep(slowDeadline)
+                try await waitForSlowDeadline()
             case .succeeds:
                 break
             }
@@ -61,6 +66,37 @@ struct AnswerContext {
                 return signInRequired("Refresh token is not valid; please sign in")
             }
             return Answer(json: style.success(SampleData.tokens(tokens, dirt)))
+        case .echo:
+            return Answer(json: style.success(echo))
+        case .sized(let bytes):
+            return Answer(json: style.success(.string(String(repeating: "a", count: bytes))))
         }
+    }
+
+    /// Waits until the slow deadline on the server's clock, or until the server stops
+    /// gracefully: a slow answer nobody releases never holds up a test's shutdown.
+    func waitForSlowDeadline() async throws {
+        let clock = backend.clock
+        let deadline = slowDeadline
+        try await cancelWhenGracefulShutdown { try await clock.sleep(deadline) }
+    }
+
+    /// The request as the echo's payload: a JSON body as JSON, any other body as text.
+    private var echo: JSONText {
+        var fields: [(String, JSONText)] = []
+        for field in headers {
+            let name = field.name.canonicalName
+            if let index = fields.firstIndex(where: { $0.0 == name }), case .string(let earlier) = fields[index].1 {
+                fields[index].1 = .string(earlier + ", " + field.value)
+            } else {
+                fields.append((name, .string(field.value)))
+            }
+        }
+        let body: JSONText = request.body.map { data in
+            (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+                ? .verbatim(String(decoding: data, as: UTF8.self)) : .string(String(decoding: data, as: UTF8.self))
+        } ?? .null
+        return .object([("method", .string(request.method)), ("path", .string(request.path)),
+                        ("headers", .object(fields)), ("body", body)])
     }
 }

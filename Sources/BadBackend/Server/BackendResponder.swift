@@ -17,11 +17,18 @@ struct BackendResponder: HTTPResponder {
         } catch {
             return Answer.notServed(.notFound, error.reason).response
         }
-        guard request.method.rawValue == route.resource.method else {
-            return Answer.notServed(.methodNotAllowed, "\(path) answers \(route.resource.method) only").response
+        if let method = route.resource.method, request.method.rawValue != method {
+            return Answer.notServed(.methodNotAllowed, "\(path) answers \(method) only").response
         }
         var request = request
-        let refreshToken = route.resource == .refresh ? await Self.refreshToken(in: &request) : nil
+        let body: Data?
+        do {
+            let bytes = try await request.collectBody(upTo: Self.maximumRequestBody)
+            body = bytes.readableBytes == 0 ? nil : Data(buffer: bytes)
+        } catch {
+            return Answer.notServed(.contentTooLarge, "a request body is at most \(Self.maximumRequestBody) bytes").response
+        }
+        let refreshToken = route.resource == .refresh ? Self.refreshToken(in: body) : nil
         let bearer = Self.bearerToken(in: request.headers)
         // Taken before the request is logged, so a test that sees the entry and advances its
         // clock by the delay always releases the answer.
@@ -32,13 +39,13 @@ struct BackendResponder: HTTPResponder {
         let method = request.method.rawValue
         let entry = await backend.requestLog.record(
             method: method, path: path, query: request.uri.query ?? "",
-            credential: route.resource == .refresh ? refreshToken : bearer
+            credential: route.resource == .refresh ? refreshToken : bearer, body: body
         ) { attempt in
             guard let scenario = route.scenario else { return random?.fault(method: method, path: path, attempt: attempt) }
             return attempt <= (failures ?? Int.max) ? scenario : nil
         }
-        let context = AnswerContext(backend: backend, route: route, bearer: bearer, refreshToken: refreshToken,
-                                    slowDeadline: slowDeadline)
+        let context = AnswerContext(backend: backend, route: route, request: entry, headers: request.headers, bearer: bearer,
+                                    refreshToken: refreshToken, slowDeadline: slowDeadline)
         switch entry.scenario {
         case nil:
             return try await context.resource(dirt: nil).response
@@ -67,7 +74,7 @@ struct BackendResponder: HTTPResponder {
             answer.contentType = "text/html; charset=utf-8"
             return answer.response
         case .slow?:
-            try await backend.clock.sleep(slowDeadline)
+            try await context.waitForSlowDeadline()
             return try await context.resource(dirt: nil).response
         case .connectionClosedMidBody?:
             return try await context.resource(dirt: nil).closedMidBody
@@ -79,9 +86,12 @@ struct BackendResponder: HTTPResponder {
         return String(value.dropFirst("Bearer ".count))
     }
 
-    private static func refreshToken(in request: inout Request) async -> String? {
+    /// The largest request body BadBackend reads, and keeps in its log.
+    static let maximumRequestBody = 1 << 20
+
+    private static func refreshToken(in body: Data?) -> String? {
         struct RefreshRequest: Decodable { let refreshToken: String }
-        guard let body = try? await request.collectBody(upTo: 64 * 1024) else { return nil }
-        return try? JSONDecoder().decode(RefreshRequest.self, from: Data(buffer: body)).refreshToken
+        guard let body else { return nil }
+        return try? JSONDecoder().decode(RefreshRequest.self, from: body).refreshToken
     }
 }

@@ -5,8 +5,8 @@ import ServiceLifecycle
 
 /// A real HTTP server that breaks its contracts on purpose, for end-to-end tests and demos.
 ///
-/// It serves products, a study group and an account in envelope styles A, B and C
-/// (``EnvelopeStyle``), clean at `/<style>/<resource>` and misbehaving at
+/// It serves products, a study group, an account, an echo of the request and a payload of
+/// any size in envelope styles A, B and C (``EnvelopeStyle``), clean at `/<style>/<resource>` and misbehaving at
 /// `/scenarios/<scenario>/<style>/<resource>` (``Scenario``); `GET /scenarios` lists it all.
 /// See <doc:ScenarioPaths>.
 ///
@@ -22,7 +22,8 @@ import ServiceLifecycle
 /// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup`, or use
 /// ``withRunning(_:)``, which starts it, waits until it listens and stops it gracefully.
 /// Each instance runs once. Token lifetimes and slow answers follow the clock given at
-/// init, so a test with a test clock never sleeps. Like Hummingbird 2, it needs macOS 14 or
+/// init, so a test with a test clock never sleeps; a slow answer still waiting when the
+/// server stops gracefully is dropped, so stopping never waits for it. Like Hummingbird 2, it needs macOS 14 or
 /// iOS 17 on Apple platforms.
 @available(macOS 14, iOS 17, tvOS 17, *)
 public final class BadBackend: Service, Sendable {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request as BadBackend saw it, recorded when it arrives (before any slow answer waits).
 public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     /// `GET`, `POST`…
@@ -10,14 +12,18 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     public var attempt: Int
     /// The scenario this request got, by path or at random; `nil` for a clean answer.
     public var scenario: Scenario?
+    /// The body exactly as received, so a test can check what each attempt sent; `nil` when
+    /// the request had none.
+    public var body: Data?
 
     /// An entry as the log records it; for comparing with ``RequestLog/entries`` in tests.
-    public init(method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?) {
+    public init(method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?, body: Data? = nil) {
         self.method = method
         self.path = path
         self.credential = credential
         self.attempt = attempt
         self.scenario = scenario
+        self.body = body
     }
 
     /// `GET /b/products attempt 2 credential access-1 scenario http-503`

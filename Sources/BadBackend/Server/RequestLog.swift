@@ -1,10 +1,12 @@
+import Foundation
+
 /// Every request BadBackend has received for a resource or an auth endpoint, in arrival order,
 /// for tests to read; `GET /scenarios` and paths it does not serve are left out.
 public actor RequestLog {
     /// The requests so far.
     public private(set) var entries: [LoggedRequest] = []
     private var attempts: [String: Int] = [:]
-    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(id: Int, isReady: @Sendable ([LoggedRequest]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     private var lastWaiter = 0
 
     /// An empty log; each ``BadBackend`` makes its own.
@@ -16,17 +18,63 @@ public actor RequestLog {
     /// sleeping. The wait has no timeout of its own: a cancelled task (a test past its time
     /// limit, say) gets the entries so far, possibly fewer than `count`.
     public func entries(atLeast count: Int) async -> [LoggedRequest] {
-        guard entries.count < count else { return entries }
+        await wait { $0.count >= count }
+        return entries
+    }
+
+    /// The first request that `matches` (any request by default), once it has arrived;
+    /// returns at once if it already has.
+    ///
+    /// Lets a test know that a request has reached the server, to cancel it in flight or to
+    /// advance a clock, without sleeping. The wait is bounded so that a request that never
+    /// comes fails the test with the log so far rather than holding it to its time limit:
+    /// after `timeout` on the continuous clock (the server's clock may be a test clock
+    /// nobody advances), or when the waiting task is cancelled, it throws ``NotArrived``.
+    public func arrival(
+        where matches: @escaping @Sendable (LoggedRequest) -> Bool = { _ in true },
+        within timeout: Duration = .seconds(30)
+    ) async throws(NotArrived) -> LoggedRequest {
+        if let entry = entries.first(where: matches) { return entry }
+        let arrived = await withTaskGroup(of: LoggedRequest?.self) { group in
+            group.addTask { await self.waitForFirst(where: matches) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let arrived else {
+            let why = Task.isCancelled ? "the wait was cancelled" : "none arrived within \(timeout)"
+            throw NotArrived(description: "no such request: \(why); the log has \(entries.count): \(entries.map(\.description))")
+        }
+        return arrived
+    }
+
+    /// No request that a test waited for arrived in time.
+    public struct NotArrived: Error, CustomStringConvertible {
+        /// Why, with the requests that did arrive.
+        public let description: String
+    }
+
+    private func waitForFirst(where matches: @escaping @Sendable (LoggedRequest) -> Bool) async -> LoggedRequest? {
+        await wait { $0.contains(where: matches) }
+        return entries.first(where: matches)
+    }
+
+    /// Returns once `isReady` holds for the entries, or the task is cancelled.
+    private func wait(until isReady: @escaping @Sendable ([LoggedRequest]) -> Bool) async {
+        guard !isReady(entries) else { return }
         lastWaiter += 1
         let id = lastWaiter
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                if Task.isCancelled { continuation.resume() } else { waiters.append((id, count, continuation)) }
+                if Task.isCancelled { continuation.resume() } else { waiters.append((id, isReady, continuation)) }
             }
         } onCancel: {
             Task { await self.release(id) }
         }
-        return entries
     }
 
     private func release(_ id: Int) {
@@ -37,17 +85,18 @@ public actor RequestLog {
     /// Records a request: its attempt number is counted here, and `scenario` decides, from
     /// that number, what the request gets.
     func record(
-        method: String, path: String, query: String, credential: String?,
+        method: String, path: String, query: String, credential: String?, body: Data?,
         scenario: @Sendable (_ attempt: Int) -> Scenario?
     ) -> LoggedRequest {
         let key = method + " " + path
         let attempt = (attempts[key] ?? 0) + 1
         attempts[key] = attempt
         let entry = LoggedRequest(method: method, path: query.isEmpty ? path : path + "?" + query,
-                                  credential: credential, attempt: attempt, scenario: scenario(attempt))
+                                  credential: credential, attempt: attempt, scenario: scenario(attempt), body: body)
         entries.append(entry)
-        let ready = waiters.filter { $0.count <= entries.count }
-        waiters.removeAll { $0.count <= entries.count }
+        let current = entries
+        let ready = waiters.filter { $0.isReady(current) }
+        waiters.removeAll { $0.isReady(current) }
         for waiter in ready { waiter.continuation.resume() }
         return entry
     }

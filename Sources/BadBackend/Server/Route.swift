@@ -8,6 +8,14 @@ struct Route: Equatable {
         case account
         case signIn
         case refresh
+        /// The request itself, at `/{style}/echo` or any path below it.
+        case echo
+        /// A payload of this many bytes.
+        case sized(bytes: Int)
+
+        /// The largest payload `/{style}/sized/{bytes}` serves: enough for any size limit, and
+        /// never a request that makes the server run out of memory.
+        static let maximumSize = 16 << 20
 
         /// Each resource's method, path pattern and summary, as `GET /scenarios` lists them.
         static let catalogue: [(method: String, path: String, summary: String)] = [
@@ -17,17 +25,25 @@ struct Route: Equatable {
             ("GET", "/{style}/account", "the signed-in user; needs a bearer access token"),
             ("POST", "/{style}/auth/sign-in", "issues short-lived tokens; any body signs in"),
             ("POST", "/{style}/auth/refresh", #"body {"refreshToken":"…"}: rotates the tokens"#),
+            ("ANY", "/{style}/echo[/{any path}]", "the request's method, path, headers and body, whatever its credentials"),
+            ("GET", "/{style}/sized/{bytes}", "a string payload of exactly that many bytes, up to 16 MiB"),
         ]
 
-        var method: String {
+        /// The one method the resource answers, or `nil` for the echo, which answers every method.
+        var method: String? {
             switch self {
             case .signIn, .refresh: "POST"
+            case .echo: nil
             default: "GET"
             }
         }
 
         /// Sign-in and refresh: never given random faults, never asked for an access token.
-        var isAuth: Bool { method == "POST" }
+        var isAuth: Bool { self == .signIn || self == .refresh }
+
+        /// Whether a bearer token, when sent, must be valid: not for auth, nor for the echo,
+        /// which mirrors any header it gets.
+        var checksCredentials: Bool { !isAuth && self != .echo }
     }
 
     /// Why a path names nothing BadBackend serves.
@@ -69,6 +85,12 @@ struct Route: Equatable {
         case ["account"]: resource = .account
         case ["auth", "sign-in"]: resource = .signIn
         case ["auth", "refresh"]: resource = .refresh
+        case let parts where parts.first == "echo": resource = .echo
+        case let parts where parts.count == 2 && parts[0] == "sized":
+            guard let bytes = Int(parts[1]), (0...Resource.maximumSize).contains(bytes) else {
+                throw Unknown(reason: "a size is a whole number of bytes from 0 to \(Resource.maximumSize)")
+            }
+            resource = .sized(bytes: bytes)
         default: throw Unknown(reason: "no resource at \(path)")
         }
     }
