@@ -1,4 +1,6 @@
 import Backstop
+import BackstopTestSupport
+import BadBackend
 import Foundation
 import Testing
 
@@ -9,8 +11,8 @@ extension BackstopClient {
         @Test(arguments: ["items/7", "/items/7", "files/100%zz", "spaced key"])
         func aBaseURLWithoutAHostMakesNoURL(path: String) async throws {
             let base = try #require(URL(string: "relative/base"))
-            let client = APIClient<AppCode>(baseURL: base, contract: backendB)
-            let error = await failure(of: client, Endpoint<Item, ItemCode>(.get, path))
+            let client = APIClient<GeneralCode>(baseURL: base, contract: EnvelopeContract.b)
+            let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, path))
             guard case .client(let failure)? = error else {
                 Issue.record("expected a client failure, got \(String(describing: error))")
                 return

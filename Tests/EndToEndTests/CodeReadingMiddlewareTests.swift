@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import BackstopJSON
 import BadBackend
 import Clocks

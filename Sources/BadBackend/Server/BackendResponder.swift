@@ -31,7 +31,8 @@ struct BackendResponder: HTTPResponder {
         let refreshToken = route.resource == .refresh ? Self.refreshToken(in: body) : nil
         let bearer = Self.bearerToken(in: request.headers)
         // Taken before the request is logged, so a test that sees the entry and advances its
-        // clock by the delay always releases the answer.
+        // clock past the delay always releases the answer. (Past, not onto: swift-clocks'
+        // TestClock keeps waiting a sleep that starts exactly at its deadline.)
         let slowDeadline = backend.clock.elapsed() + backend.configuration.slowAnswerDelay
         let query = request.uri.queryParameters
         let failures = query.get("failures", as: Int.self)

@@ -15,6 +15,10 @@ extension BadBackend {
         /// What the refresh endpoint does at first; ``BadBackend/setRefreshBehaviour(_:)`` changes it.
         public var refresh: RefreshBehaviour
         /// How long the `slow` scenario and a slow refresh wait, on the server's clock.
+        ///
+        /// The wait starts before the request reaches the ``RequestLog``, so a test that sees
+        /// the request there and advances a test clock *past* the delay always gets the answer
+        /// (swift-clocks' `TestClock` keeps waiting a sleep that starts exactly at its deadline).
         public var slowAnswerDelay: Duration
 
         /// The loopback address BadBackend binds unless told otherwise.
