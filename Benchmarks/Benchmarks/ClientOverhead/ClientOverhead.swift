@@ -83,17 +83,19 @@ struct InMemoryTransport: ClientTransport {
     private let body: [UInt8]
 
     init(payload: some Encodable) {
-        struct Envelope<Payload: Encodable>: Encodable {
-            var code = 200
-            var msg = "OK"
-            var data: Payload
-        }
-        body = Array((try? JSONEncoder().encode(Envelope(data: payload))) ?? Data())
+        body = Array((try? JSONEncoder().encode(BackendBEnvelope(data: payload))) ?? Data())
     }
 
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(self.body))
     }
+}
+
+/// Backend B's success envelope around `data`.
+struct BackendBEnvelope<Payload: Encodable>: Encodable {
+    var code = 200
+    var msg = "OK"
+    var data: Payload
 }
 
 enum Contender: String, CaseIterable {
