@@ -18,6 +18,8 @@ final class DecoderState: Decoder {
     /// The decoder that collects repairs for this one, when this is a super decoder.
     let root: DecoderState?
     @exclusivity(unchecked) var typeKinds = TypeKindCache()
+    /// Error descriptions already written, by type and kind found (see `+Errors`).
+    var messages: [MessageKey: String] = [:]
     /// Key lookup hints, one slot per depth (see `KeyHints.swift`); allocated on first use.
     var hints: UnsafeMutablePointer<KeyHint>?
     var hintCount = 0
