@@ -59,7 +59,7 @@ extension DecoderState {
         discardRepairs(from: mark)
         record(Repair(
             path: .path(path ?? self.path, key), expected: .typeName(type), found: document.found(valueIndex),
-            action: action, reason: .reason(absorbing: error)))
+            action: action, reason: .summary(error)))
     }
 
     /// Whether an error may be absorbed by a lossy boundary: data errors, not cancellation.

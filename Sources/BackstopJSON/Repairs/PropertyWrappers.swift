@@ -138,7 +138,7 @@ public struct LossyArray<Element: Decodable>: Decodable {
                 guard container.currentIndex > position else { throw error }
                 WrapperRepair.record(
                     Element.self, .array, "element \(position)", .dropped, in: decoder,
-                    appending: IndexKey(position), reason: .reason(absorbing: error))
+                    appending: IndexKey(position), reason: .summary(error))
             }
         }
         wrappedValue = elements

@@ -2,7 +2,7 @@
 /// made of and written out when read.
 ///
 /// A lenient decode may repair every element of a large array. Writing each path, type name
-/// and error summary out as the repair was made cost 4–30 µs a repair, mostly for text nobody
+/// and error summary out as the repair was made cost microseconds a repair, mostly for text nobody
 /// reads. What each case keeps is immutable, so the text read later, on any thread, is the
 /// text that writing it at once would have given.
 enum RepairText: Sendable {
@@ -12,18 +12,13 @@ enum RepairText: Sendable {
     indirect case path([PathComponent], (any CodingKey)?)
     /// A Swift type's name, as `"\(type)"` writes it.
     case typeName(Any.Type)
-    /// A lossy boundary's reason: the one-line summary of the `DecodingError` it absorbed.
+    /// A lossy boundary's reason: the one-line summary of the error it absorbed (errors are
+    /// `Sendable` values; a `DecodingError`'s context is immutable).
     case summary(any Error)
     /// `String(reflecting:)` of a raw value that was a string: the string quoted and escaped.
     case reflecting(String)
     /// An ``UnknownCaseRepresentable`` fallback's reason: the raw value, then the case used.
     indirect case fallback(raw: RepairText, type: Any.Type)
-
-    /// The reason a lossy boundary gives for absorbing `error`. A `DecodingError` is summed up
-    /// when read; other errors are the model's own, so their text is taken as it reads now.
-    static func reason(absorbing error: any Error) -> RepairText {
-        error is DecodingError ? .summary(error) : .text(DecoderState.summary(of: error))
-    }
 
     var string: String {
         switch self {
