@@ -8,8 +8,12 @@
 enum RepairText: Sendable {
     /// Text already written.
     case text(String)
-    /// A JSON path: the decoder's path components, then `key` (see ``JSONPath``).
-    indirect case path([PathComponent], (any CodingKey)?)
+    /// A JSON path: the decoder's path components (see ``JSONPath``)…
+    case components([PathComponent])
+    /// …then an array position: the path of a dropped element, kept without a box.
+    case element([PathComponent], position: Int)
+    /// …then an object member's key.
+    indirect case member([PathComponent], key: any CodingKey)
     /// A Swift type's name, as `"\(type)"` writes it.
     case typeName(Any.Type)
     /// A lossy boundary's reason: the one-line summary of the error it absorbed (errors are
@@ -20,10 +24,21 @@ enum RepairText: Sendable {
     /// An ``UnknownCaseRepresentable`` fallback's reason: the raw value, then the case used.
     indirect case fallback(raw: RepairText, type: Any.Type)
 
+    /// The JSON path of `components`, then `key`.
+    static func path(_ components: [PathComponent], _ key: (any CodingKey)?) -> RepairText {
+        switch key {
+        case nil: .components(components)
+        case let index as IndexKey: .element(components, position: index.index)
+        case let key?: .member(components, key: key)
+        }
+    }
+
     var string: String {
         switch self {
         case .text(let text): text
-        case .path(let components, let key): JSONPath.string(components, appending: key)
+        case .components(let components): JSONPath.string(components)
+        case .element(let components, let position): JSONPath.string(components, appending: IndexKey(position))
+        case .member(let components, let key): JSONPath.string(components, appending: key)
         case .typeName(let type): "\(type)"
         case .summary(let error): DecoderState.summary(of: error)
         case .reflecting(let raw): String(reflecting: raw)
