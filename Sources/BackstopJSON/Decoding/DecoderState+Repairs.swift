@@ -5,6 +5,7 @@ extension DecoderState {
     func jsonPath(_ key: (any CodingKey)?) -> String {
         JSONPath.string(path, appending: key)
     }
+
     func record(_ repair: Repair) {
         if let root { root.record(repair) } else { repairs.append(repair) }
     }

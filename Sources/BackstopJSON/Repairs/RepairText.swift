@@ -46,6 +46,7 @@ enum RepairText: Sendable {
         }
     }
 
+    /// The type is kept as `Any.Type`: unlike it, `any UnknownCaseRepresentable.Type` is not `Sendable`.
     private static func unknownCase(of type: Any.Type) -> String {
         guard let type = type as? any UnknownCaseRepresentable.Type else { return "" }
         return describeUnknownCase(type)
