@@ -17,6 +17,8 @@ import sys
 
 PAYLOADS = ["twitter", "citm_catalog", "canada", "envelope20k.clean"]
 DIRTY = "envelope20k.dirty"
+# How many repairs each `repairs.<kind>.dirty` document makes (RepairCost.swift).
+REPAIRS = 100_000
 FOUNDATION, LENIENT, STRICT = "Foundation", "BackstopJSON.lenient", "BackstopJSON.strict"
 ORDER = {FOUNDATION: 0, LENIENT: 1, STRICT: 2}
 
@@ -166,6 +168,15 @@ def main(path):
     print(f"  mallocs:      {fmt_ratio(ratio(get(dirty, LENIENT, 'mallocs'), get(clean, LENIENT, 'mallocs')))}")
     print(f"  vs Foundation on clean (Foundation clean / lenient dirty): "
           f"{fmt_ratio(ratio(get(clean, FOUNDATION, 'wall'), get(dirty, LENIENT, 'wall')))}")
+
+    kinds = sorted({name.partition("/")[0][len("repairs."):].rpartition(".")[0]
+                    for name in results if name.startswith("repairs.")})
+    if kinds:
+        print(f"\nCost of one repair, BackstopJSON.lenient ((dirty - clean) / {REPAIRS:,} repairs; the goal is <= 1 µs):")
+        for kind in kinds:
+            dirty_wall, clean_wall = get(f"repairs.{kind}.dirty", LENIENT, "wall"), get(f"repairs.{kind}.clean", LENIENT, "wall")
+            cost = f"{(dirty_wall - clean_wall) / REPAIRS:.2f} µs" if dirty_wall and clean_wall else "-"
+            print(f"  {kind + ':':22} {cost:>9}  ({fmt_time(dirty_wall)} vs {fmt_time(clean_wall)})")
 
     bare = get("unwrap1k", "bare", "wall")
     if bare:

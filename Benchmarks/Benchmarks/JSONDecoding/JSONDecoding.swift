@@ -50,6 +50,7 @@ let benchmarks: @Sendable () -> Void = {
     registerDirtyEnvelope()
     registerEnvelopeUnwrapping()
     registerHostileShapes()
+    registerRepairCost()
 }
 
 /// The decoders under comparison.

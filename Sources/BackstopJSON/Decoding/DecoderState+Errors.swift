@@ -1,7 +1,10 @@
 /// The `DecodingError`s of a decode, worded and placed as Foundation's `JSONDecoder` does.
 extension DecoderState {
     func context(_ key: (any CodingKey)?, _ description: String, underlying: (any Error)? = nil) -> DecodingError.Context {
-        var codingPath = self.codingPath
+        // One allocation: lenient arrays build one of these for each element they drop.
+        var codingPath: [any CodingKey] = []
+        codingPath.reserveCapacity(path.count + 1)
+        for component in path { codingPath.append(component.codingKey) }
         if let key { codingPath.append(key) }
         return DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: underlying)
     }
@@ -18,11 +21,29 @@ extension DecoderState {
     }
 
     func typeMismatch(_ type: Any.Type, at valueIndex: Int, _ key: (any CodingKey)?) -> DecodingError {
-        DecodingError.typeMismatch(type, context(key, "Expected to decode \(type) but found \(describe(document[valueIndex])) instead."))
+        let found = document[valueIndex]
+        let description = message(type, found.kind) { "Expected to decode \(type) but found \(describe(found)) instead." }
+        return DecodingError.typeMismatch(type, context(key, description))
     }
 
     func valueNotFound(_ type: Any.Type, _ key: (any CodingKey)?) -> DecodingError {
-        DecodingError.valueNotFound(type, context(key, "Cannot get value of type \(type) -- found null value instead"))
+        let description = message(type, nil) { "Cannot get value of type \(type) -- found null value instead" }
+        return DecodingError.valueNotFound(type, context(key, description))
+    }
+
+    /// The description of a type mismatch (or, with `found` `nil`, of a missing value), written
+    /// once per type and kind: a lenient array may drop a hundred thousand elements alike.
+    private func message(_ type: Any.Type, _ found: JSONNode.Kind?, _ write: () -> String) -> String {
+        let key = MessageKey(type: ObjectIdentifier(type), found: found)
+        if let written = messages[key] { return written }
+        let written = write()
+        messages[key] = written
+        return written
+    }
+
+    struct MessageKey: Hashable {
+        let type: ObjectIdentifier
+        let found: JSONNode.Kind?
     }
 
     /// Foundation reports numbers that do not fit with an empty coding path; strict mode

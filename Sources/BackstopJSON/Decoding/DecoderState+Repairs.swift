@@ -18,12 +18,12 @@ extension DecoderState {
     }
 
     func recordCoercion(_ valueIndex: Int, to type: Any.Type, _ key: (any CodingKey)?) {
-        record(Repair(path: jsonPath(key), expected: "\(type)", found: document.found(valueIndex), action: .coerced))
+        record(Repair(path: .path(path, key), expected: .typeName(type), found: document.found(valueIndex), action: .coerced))
     }
 
     func recordDefault(_ type: Any.Type, _ key: (any CodingKey)?, missing: Bool) {
         record(Repair(
-            path: jsonPath(key), expected: "\(type)",
+            path: .path(path, key), expected: .typeName(type),
             found: Repair.Found(kind: missing ? .missing : .null, excerpt: missing ? "" : "null"),
             action: missing ? .defaultedBecauseMissing : .defaultedBecauseNull))
     }
@@ -58,8 +58,9 @@ extension DecoderState {
         since mark: Int, under path: [PathComponent]? = nil
     ) {
         discardRepairs(from: mark)
-        let location = path.map { JSONPath.string($0, appending: key) } ?? jsonPath(key)
-        record(Repair(path: location, expected: "\(type)", found: document.found(valueIndex), action: action, reason: Self.summary(of: error)))
+        record(Repair(
+            path: .path(path ?? self.path, key), expected: .typeName(type), found: document.found(valueIndex),
+            action: action, reason: .summary(error)))
     }
 
     /// Whether an error may be absorbed by a lossy boundary: data errors, not cancellation.

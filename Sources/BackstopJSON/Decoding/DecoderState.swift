@@ -14,10 +14,12 @@ final class DecoderState: Decoder {
     @exclusivity(unchecked) var index: Int
     @exclusivity(unchecked) var path: [PathComponent]
     /// Repairs in the order they were made; super decoders record into their root's.
-    var repairs: [Repair] = []
+    @exclusivity(unchecked) var repairs: [Repair] = []
     /// The decoder that collects repairs for this one, when this is a super decoder.
     let root: DecoderState?
     @exclusivity(unchecked) var typeKinds = TypeKindCache()
+    /// Error descriptions already written, by type and kind found (see `+Errors`).
+    @exclusivity(unchecked) var messages: [MessageKey: String] = [:]
     /// Key lookup hints, one slot per depth (see `KeyHints.swift`); allocated on first use.
     var hints: UnsafeMutablePointer<KeyHint>?
     var hintCount = 0

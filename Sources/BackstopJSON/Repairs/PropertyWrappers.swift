@@ -138,7 +138,7 @@ public struct LossyArray<Element: Decodable>: Decodable {
                 guard container.currentIndex > position else { throw error }
                 WrapperRepair.record(
                     Element.self, .array, "element \(position)", .dropped, in: decoder,
-                    at: decoder.codingPath + [IndexKey(position)], reason: DecoderState.summary(of: error))
+                    appending: IndexKey(position), reason: .summary(error))
             }
         }
         wrappedValue = elements
@@ -225,11 +225,10 @@ enum WrapperRepair {
 
     static func record(
         _ type: Any.Type, _ kind: JSONKind, _ excerpt: String, _ action: Repair.Action, in decoder: any Decoder,
-        at codingPath: [any CodingKey]? = nil, reason: String? = nil
+        appending key: (any CodingKey)? = nil, reason: RepairText? = nil
     ) {
-        let repair = Repair(
-            path: JSONPath.string(codingPath ?? decoder.codingPath), expected: "\(type)",
-            found: Repair.Found(kind: kind, excerpt: excerpt), action: action, reason: reason)
-        RepairSink.record(repair, in: decoder)
+        RepairSink.record(in: decoder, appending: key) { path in
+            Repair(path: path, expected: .typeName(type), found: Repair.Found(kind: kind, excerpt: excerpt), action: action, reason: reason)
+        }
     }
 }

@@ -22,36 +22,89 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
 
     /// What the document held where the repair was made.
     public struct Found: Sendable, Hashable, CustomStringConvertible {
+        // First, so that `kind` fills its padding: `Repair`s are kept by the hundred thousand.
+        var excerptText: RepairText
         /// The kind of value, or ``JSONKind/missing`` when the key was absent.
         public var kind: JSONKind
         /// A short excerpt of the value as written in the document (empty when missing).
-        public var excerpt: String
+        public var excerpt: String {
+            get { excerptText.string }
+            set { excerptText = .text(newValue) }
+        }
 
         public init(kind: JSONKind, excerpt: String) {
+            self.init(kind: kind, excerptText: .text(excerpt))
+        }
+
+        init(kind: JSONKind, excerptText: RepairText) {
             self.kind = kind
-            self.excerpt = excerpt
+            self.excerptText = excerptText
         }
 
         public var description: String {
-            kind == .missing || kind == .null || excerpt.isEmpty ? kind.rawValue : "\(kind.rawValue) \(excerpt)"
+            let excerpt = excerpt
+            return kind == .missing || kind == .null || excerpt.isEmpty ? kind.rawValue : "\(kind.rawValue) \(excerpt)"
+        }
+
+        public static func == (lhs: Found, rhs: Found) -> Bool {
+            lhs.kind == rhs.kind && lhs.excerpt == rhs.excerpt
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(excerpt)
         }
     }
 
+    // The texts are written out when read (see `RepairText`): a decode may make a repair per
+    // element of a large array, and most repairs are only counted or logged in part.
+    private var pathText: RepairText
+    private var expectedText: RepairText
+    private var reasonText: RepairText?
+
     /// Where, as a JSON path: `$` for the root, then `.key` or `['odd key']` and `[index]`.
-    public var path: String
+    public var path: String {
+        get { pathText.string }
+        set { pathText = .text(newValue) }
+    }
     /// The Swift type the model asked for, such as `Int` or `Array<Product>`.
-    public var expected: String
+    public var expected: String {
+        get { expectedText.string }
+        set { expectedText = .text(newValue) }
+    }
     public var found: Found
     public var action: Action
     /// Why a value was dropped, `nil`'d or fell back, in a developer's words; `nil` when the action says it all.
-    public var reason: String?
+    public var reason: String? {
+        get { reasonText?.string }
+        set { reasonText = newValue.map { .text($0) } }
+    }
 
     public init(path: String, expected: String, found: Found, action: Action, reason: String? = nil) {
-        self.path = path
-        self.expected = expected
+        self.init(path: .text(path), expected: .text(expected), found: found, action: action, reason: reason.map { .text($0) })
+    }
+
+    /// A repair whose texts are written out only when read.
+    init(path: RepairText, expected: RepairText, found: Found, action: Action, reason: RepairText? = nil) {
+        self.pathText = path
+        self.expectedText = expected
         self.found = found
         self.action = action
-        self.reason = reason
+        self.reasonText = reason
+    }
+
+    /// Equal when every text reads the same, however it is kept.
+    public static func == (lhs: Repair, rhs: Repair) -> Bool {
+        lhs.action == rhs.action && lhs.found == rhs.found && lhs.path == rhs.path
+            && lhs.expected == rhs.expected && lhs.reason == rhs.reason
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(expected)
+        hasher.combine(found)
+        hasher.combine(action)
+        hasher.combine(reason)
     }
 
     public var description: String {

@@ -50,11 +50,14 @@ extension CodingUserInfoKey {
 
 /// Delivers a repair made inside a `Decodable` to whoever is collecting for that decoder.
 enum RepairSink {
-    static func record(_ repair: Repair, in decoder: any Decoder) {
+    /// Records the repair that `make` builds at the decoder's path (then `key`), when anyone
+    /// collects: nothing is built for another decoder without a reporter.
+    static func record(in decoder: any Decoder, appending key: (any CodingKey)? = nil, _ make: (_ path: RepairText) -> Repair) {
         if let state = decoder as? DecoderState {
-            state.record(repair)
+            state.record(make(.path(state.path, key)))
         } else if let reporter = decoder.userInfo[.repairReporter] as? any RepairReporter {
-            reporter.report([repair], decoding: Any.self)
+            let path = decoder.codingPath + (key.map { [$0] } ?? [])
+            reporter.report([make(.text(JSONPath.string(path)))], decoding: Any.self)
         }
     }
 }

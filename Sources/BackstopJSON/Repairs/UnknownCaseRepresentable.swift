@@ -24,12 +24,14 @@ extension UnknownCaseRepresentable {
             return
         }
         self = Self.unknownCase
-        let repair = Repair(
-            path: JSONPath.string(decoder.codingPath),
-            expected: String(describing: Self.self),
-            found: Repair.Found(kind: raw is String ? .string : .number, excerpt: String(reflecting: raw)),
-            action: .fellBack,
-            reason: "\(String(reflecting: raw)) is not a known case; used \(String(describing: Self.unknownCase))")
-        RepairSink.record(repair, in: decoder)
+        RepairSink.record(in: decoder) { path in
+            // As `String(reflecting: raw)` reads, written out when read: strings, the common
+            // raw values, are kept as they are.
+            let excerpt: RepairText = if let raw = raw as? String { .reflecting(raw) } else { .text(String(reflecting: raw)) }
+            return Repair(
+                path: path, expected: .typeName(Self.self),
+                found: Repair.Found(kind: raw is String ? .string : .number, excerptText: excerpt),
+                action: .fellBack, reason: .fallback(raw: excerpt, type: Self.self))
+        }
     }
 }
