@@ -52,7 +52,7 @@ import Testing
         let result = try Self.decode(Inbox.self, Self.inbox(text: Array("a\tb\nc".utf8)))
         #expect(result.value.messages.map(\.text) == ["hi", "a\tb\nc", "bye"])
         #expect(result.repairs == [Self.repair(#"\u0009"#, .acceptedControlCharacter,
-                                               reason: "2 raw control characters kept as it is; found shows the first")])
+                                               reason: "2 raw control characters kept; found shows the first")])
     }
 
     struct Reading: Decodable, Equatable {
@@ -237,7 +237,7 @@ import Testing
         let result = try Self.decode(Inbox.self, Self.inbox(text: [0x09] + Array(#"\ud83d"#.utf8) + [0xFF, 0x1F]))
         #expect(result.value.messages[1].text == "\t\u{FFFD}\u{FFFD}\u{1F}")
         #expect(result.repairs == [
-            Self.repair(#"\u0009"#, .acceptedControlCharacter, reason: "2 raw control characters kept as it is; found shows the first"),
+            Self.repair(#"\u0009"#, .acceptedControlCharacter, reason: "2 raw control characters kept; found shows the first"),
             Self.repair(#"\ud83d"#, .replacedInvalidUnicode, reason: "2 ill-formed Unicode parts replaced with U+FFFD; found shows the first"),
         ])
     }
@@ -275,7 +275,7 @@ import Testing
         let data = Data(#"{"list":["ok","a"#.utf8) + Data([0x0A]) + Data(#""]}"#.utf8)
         let result = try Self.decode(JSONValue.self, data)
         #expect(result.value == ["list": ["ok", "a\n"]])
-        #expect(result.repairs == [Self.repair(#"\u000A"#, .acceptedControlCharacter, reason: "1 raw control character kept as it is",
+        #expect(result.repairs == [Self.repair(#"\u000A"#, .acceptedControlCharacter, reason: "1 raw control character kept",
                                                path: "$.list[1]")])
     }
 

@@ -33,7 +33,7 @@ extension DecoderState {
         guard let (first, count) = JSONString.controlCharacters(in: raw) else { return }
         record(Repair(
             path: jsonPath(key), expected: "String", found: Repair.Found(kind: .string, excerpt: first),
-            action: .acceptedControlCharacter, reason: Self.firstOf(count, "raw control character", "kept as it is")))
+            action: .acceptedControlCharacter, reason: Self.firstOf(count, "raw control character", "kept")))
     }
 
     /// ``DecodingPolicy/replaceInvalidUnicode``: one repair per string, naming the first ill-formed part.
@@ -44,7 +44,7 @@ extension DecoderState {
             action: .replacedInvalidUnicode, reason: Self.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")))
     }
 
-    /// "1 raw control character kept as it is", or with more, which one `found` shows.
+    /// "1 raw control character kept", or with more, which one `found` shows.
     private static func firstOf(_ count: Int, _ thing: String, _ done: String) -> String {
         count == 1 ? "1 \(thing) \(done)" : "\(count) \(thing)s \(done); found shows the first"
     }
