@@ -206,6 +206,31 @@ import Testing
         #expect(throws: DecodingError.self) { _ = try Self.decode(Inbox.self, Self.inbox(text: bytes), policy: .strict) }
     }
 
+    /// Strict keeps today's parse errors for each kind of bad sequence, offset included.
+    @Test func strictKeepsItsUTF8Errors() {
+        let cases: [([UInt8], String)] = [
+            ([0xFF, 0x20], "Invalid UTF-8 byte 0xFF in a string"),
+            ([0x63, 0xE9], "Truncated UTF-8 sequence in a string"),  // é in Latin-1 reads as a cut lead byte
+            ([0x61, 0xE2, 0x82], "Truncated UTF-8 sequence in a string"),
+            ([0x61, 0xE2, 0x41], "Truncated UTF-8 sequence in a string"),
+            ([0xE2, 0x41, 0x41, 0x41], "Invalid UTF-8 sequence in a string"),
+            ([0xED, 0xA0, 0x80], "Invalid UTF-8 sequence in a string"),
+        ]
+        for (bytes, reason) in cases {
+            let data = Data(#"[""#.utf8) + Data(bytes) + Data(#""]"#.utf8)
+            do {
+                _ = try Self.decode([String].self, data, policy: .strict)
+                Issue.record("\(bytes) must be rejected")
+            } catch DecodingError.dataCorrupted(let context) {
+                let error = context.underlyingError as? JSONParseError
+                #expect(error?.reason == reason, "\(bytes)")
+                #expect(error?.offset == 2 + (bytes.firstIndex { $0 >= 0x80 } ?? 0), "\(bytes)")
+            } catch {
+                Issue.record("\(bytes): \(error)")
+            }
+        }
+    }
+
     @Test func documentTruncatedInsideAStringStaysAnError() {
         let data = Data(#"{"messages":[{"id":1,"text":"caf"#.utf8) + Data([0xC3])
         #expect(throws: DecodingError.self) { _ = try Self.decode(Inbox.self, data) }

@@ -361,7 +361,8 @@ struct JSONScanner {
                 if sequence.length == 1 && (lead < 0xC2 || lead > 0xF4) {
                     return ("Invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)) in a string", i)
                 }
-                if i + sequence.length == stop { return ("Truncated UTF-8 sequence in a string", i) }
+                let expectedLength = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if i + expectedLength > stop { return ("Truncated UTF-8 sequence in a string", i) }
                 return ("Invalid UTF-8 sequence in a string", i)
             }
             i += sequence.length
