@@ -26,6 +26,20 @@ public struct DecodingPolicy: OptionSet, Sendable, Hashable {
     public static let dropInvalidElements = DecodingPolicy(rawValue: 1 << 6)
     /// `[1, 2,]` and `{"a": 1,}` are accepted.
     public static let allowTrailingCommas = DecodingPolicy(rawValue: 1 << 7)
+    /// A string holding an unpaired surrogate escape (`"cut \ud83d"`) or bytes that are not
+    /// UTF-8 (a Latin-1 `0xE9`) is kept, each ill-formed part becoming U+FFFD.
+    ///
+    /// Replacement follows Unicode's substitution of maximal subparts, as
+    /// `String(decoding:as:)` does. Invalid UTF-8 outside a string stays an error.
+    public static let replaceInvalidUnicode = DecodingPolicy(rawValue: 1 << 8)
+    /// Raw control characters (U+0000 to U+001F, such as a tab or a newline) inside a
+    /// string are kept as they are instead of failing the whole document.
+    public static let allowControlCharactersInStrings = DecodingPolicy(rawValue: 1 << 9)
+    /// The literals `NaN`, `Infinity` and `-Infinity`, which Python's `json.dumps` writes,
+    /// are numbers: `Double`, `Float` and ``JSONValue/double(_:)`` take their value; any
+    /// other type treats them as a value it cannot decode (an optional becomes `nil`, an
+    /// element is dropped).
+    public static let allowNonFiniteNumbers = DecodingPolicy(rawValue: 1 << 10)
 
     /// No repairs: the values and errors of Foundation's `JSONDecoder`, and RFC 8259 parsing.
     public static let strict: DecodingPolicy = []
@@ -36,5 +50,6 @@ public struct DecodingPolicy: OptionSet, Sendable, Hashable {
         .numbersFromStrings, .stringsFromNumbers, .boolsFromNumbersAndStrings,
         .defaultMissingValues, .defaultNullValues, .nilInvalidOptionals,
         .dropInvalidElements, .allowTrailingCommas,
+        .replaceInvalidUnicode, .allowControlCharactersInStrings, .allowNonFiniteNumbers,
     ]
 }

@@ -170,7 +170,7 @@ extension JSONValue: TapeDecodable {
             let raw = state.document.raw(node)
             if let value = node.flags.contains(.integer)
                 ? JSONNumber.integer(raw, negative: node.flags.contains(.negative), as: Int64.self)
-                : JSONNumber.wholeNumber(raw, as: Int64.self) {
+                : node.flags.contains(.nonFinite) ? nil : JSONNumber.wholeNumber(raw, as: Int64.self) {
                 return .integer(value)
             }
             return .double(try state.unwrapFloat(valueIndex, Double.self, key))

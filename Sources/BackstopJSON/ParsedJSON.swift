@@ -23,7 +23,7 @@ public struct ParsedJSON: @unchecked Sendable {
     public init(_ data: Data, decoder: ResilientJSONDecoder = ResilientJSONDecoder()) throws {
         do {
             document = try JSONInputEncoding.document(
-                from: data, allowsTrailingCommas: decoder.policy.contains(.allowTrailingCommas))
+                from: data, policy: decoder.policy)
         } catch {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))

@@ -76,7 +76,7 @@ public struct ResilientJSONDecoder: Sendable {
         let options = DecodingOptions(self)
         let report: DecodingReport<T>
         do {
-            report = try JSONInputEncoding.withDocument(from: data, allowsTrailingCommas: policy.contains(.allowTrailingCommas)) { document in
+            report = try JSONInputEncoding.withDocument(from: data, policy: policy) { document in
                 let state = DecoderState(document: document, options: options)
                 if !document.trailingCommas.isEmpty { state.recordTrailingCommas() }
                 let value = try state.decodeRoot(type)

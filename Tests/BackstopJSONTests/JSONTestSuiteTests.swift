@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// nst/JSONTestSuite run through strict decoding: the parser must accept exactly what
-/// RFC 8259 accepts, and the cases the RFC leaves open must never crash it.
+/// RFC 8259 accepts, and the cases the RFC leaves open must never crash it. Lenient
+/// decoding rejects the invalid files too, except the listed ones its options accept.
 @Suite struct JSONTestSuiteTests {
     static let parsing = Corpus.files("JSONTestSuite/test_parsing")
     static func names(_ prefix: String) -> [String] {
@@ -42,6 +43,46 @@ import Testing
             #expect(context.codingPath.isEmpty)
         } catch {
             Issue.record("\(name): expected DecodingError.dataCorrupted, got \(error)")
+        }
+    }
+
+    /// The invalid documents that lenient decoding accepts on purpose, with the
+    /// ``DecodingPolicy`` options that accept them; lenient rejects every other `n_` file.
+    static let acceptedWhenLenient: [String: DecodingPolicy] = [
+        // `[,1]`-style trailing commas: `allowTrailingCommas`.
+        "n_array_extra_comma.json": .allowTrailingCommas,
+        "n_array_number_and_comma.json": .allowTrailingCommas,
+        "n_object_trailing_comma.json": .allowTrailingCommas,
+        // Python's `json.dumps` literals: `allowNonFiniteNumbers`.
+        "n_number_NaN.json": .allowNonFiniteNumbers,
+        "n_number_infinity.json": .allowNonFiniteNumbers,
+        "n_number_minus_infinity.json": .allowNonFiniteNumbers,
+        // Raw U+0000, newline and tab inside a string: `allowControlCharactersInStrings`.
+        "n_string_unescaped_ctrl_char.json": .allowControlCharactersInStrings,
+        "n_string_unescaped_newline.json": .allowControlCharactersInStrings,
+        "n_string_unescaped_tab.json": .allowControlCharactersInStrings,
+        // A key holding a lone 0x81 (it becomes U+FFFD), then a trailing comma: both options.
+        "n_object_lone_continuation_byte_in_key_and_trailing_comma.json": [.replaceInvalidUnicode, .allowTrailingCommas],
+    ]
+    static let parsingOptions: [DecodingPolicy] = [
+        .allowTrailingCommas, .allowNonFiniteNumbers, .allowControlCharactersInStrings, .replaceInvalidUnicode,
+    ]
+
+    @Test(arguments: names("n_"))
+    func lenientRejectsInvalidDocumentUnlessAnOptionAcceptsIt(_ name: String) throws {
+        let data = try Self.contents(name)
+        let lenient = Result { try ResilientJSONDecoder.lenient.decodeWithReport(JSONValue.self, from: data) }
+        guard let options = Self.acceptedWhenLenient[name] else {
+            #expect(lenient.value == nil, "\(name) must be rejected when lenient, decoded \(lenient)")
+            return
+        }
+        let report = try #require(lenient.value, "\(name) must decode when lenient")
+        #expect(!report.repairs.isEmpty, "\(name): accepted without a repair")
+        // Without any one of its options, lenient rejects it again.
+        for needed in Self.parsingOptions where options.contains(needed) {
+            #expect(throws: DecodingError.self, "\(name) without \(needed)") {
+                _ = try ResilientJSONDecoder(policy: DecodingPolicy.lenient.subtracting(needed)).decode(JSONValue.self, from: data)
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 /// One payload of the tour, decoded with Foundation and then with BackstopJSON.
 struct DemoExample {
     let title: String
+    /// The payload as printed: `<E9>` stands for the byte 0xE9, `<TAB>` for a raw tab.
     let json: String
     let foundation: (Data) throws -> String
     let backstop: (Data) throws -> (String, [Repair])
@@ -21,8 +22,14 @@ struct DemoExample {
         }
     }
 
+    /// The bytes sent: `json` with its `<E9>` and `<TAB>` markers turned into those raw bytes.
+    var data: Data {
+        let parts = json.replacingOccurrences(of: "<TAB>", with: "\t").components(separatedBy: "<E9>")
+        return Data(parts.map { Array($0.utf8) }.joined(separator: [0xE9]))
+    }
+
     func show(on terminal: Terminal) {
-        let data = Data(json.utf8)
+        let data = self.data
         terminal.line()
         terminal.line("▸ \(title)", .heading)
         terminal.line("  \(json)", .dim)
@@ -80,6 +87,27 @@ extension DemoExample {
             model: Menu.self, plain: Menu.self,
             show: { "Menu(items: \($0.items.map { "\($0.id) \($0.name)" }))" }
         ),
+        DemoExample(
+            "A JavaScript backend cuts a string in the middle of an emoji",
+            #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"cut \ud83d"}]}"#,
+            model: Inbox.self, plain: Inbox.self, show: Inbox.show
+        ),
+        DemoExample(
+            "A legacy backend sends Latin-1 (the byte 0xE9, shown <E9>)",
+            #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"caf<E9>"}]}"#,
+            model: Inbox.self, plain: Inbox.self, show: Inbox.show
+        ),
+        DemoExample(
+            "JSON built by string concatenation, with a raw tab (shown <TAB>)",
+            #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"a<TAB>b"}]}"#,
+            model: Inbox.self, plain: Inbox.self, show: Inbox.show
+        ),
+        DemoExample(
+            "Python's json.dumps writes NaN and Infinity",
+            #"{"readings":[{"id":1,"value":21.5},{"id":2,"value":NaN},{"id":3,"value":Infinity}]}"#,
+            model: Sensor.self, plain: Sensor.self,
+            show: { "Sensor(readings: [" + $0.readings.map { "\($0.id) \($0.value)" }.joined(separator: ", ") + "])" }
+        ),
     ] }
 }
 
@@ -115,4 +143,25 @@ struct Menu: Decodable {
         let name: String
     }
     let items: [Item]
+}
+
+struct Inbox: Decodable {
+    struct Message: Decodable {
+        let id: Int
+        let text: String
+    }
+    let messages: [Message]
+
+    /// Texts quoted, so that U+FFFD and a tab show for what they are.
+    static func show(_ inbox: Inbox) -> String {
+        "Inbox(messages: [" + inbox.messages.map { "\($0.id) \($0.text.debugDescription)" }.joined(separator: ", ") + "])"
+    }
+}
+
+struct Sensor: Decodable {
+    struct Reading: Decodable {
+        let id: Int
+        let value: Double
+    }
+    let readings: [Reading]
 }

@@ -26,6 +26,12 @@ extension DecoderState {
         return DecodingError.typeMismatch(type, context(key, description))
     }
 
+    /// `NaN` or `Infinity`, which lenient parsing let through, where no floating-point type is expected.
+    func nonFiniteMismatch(_ type: Any.Type, at valueIndex: Int, _ key: (any CodingKey)?) -> DecodingError {
+        let text = String(decoding: document.raw(document[valueIndex]), as: UTF8.self)
+        return DecodingError.typeMismatch(type, context(key, "Expected to decode \(type) but found the non-finite number \(text) instead."))
+    }
+
     func valueNotFound(_ type: Any.Type, _ key: (any CodingKey)?) -> DecodingError {
         let description = message(type, nil) { "Cannot get value of type \(type) -- found null value instead" }
         return DecodingError.valueNotFound(type, context(key, description))

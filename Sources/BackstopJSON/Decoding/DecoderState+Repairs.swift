@@ -28,6 +28,35 @@ extension DecoderState {
             action: missing ? .defaultedBecauseMissing : .defaultedBecauseNull))
     }
 
+    /// ``DecodingPolicy/allowControlCharactersInStrings``: one repair per string, naming the first.
+    func recordControlCharacters(_ raw: UnsafeBufferPointer<UInt8>, _ key: (any CodingKey)?) {
+        guard let (first, count) = JSONString.controlCharacters(in: raw) else { return }
+        record(Repair(
+            path: jsonPath(key), expected: "String", found: Repair.Found(kind: .string, excerpt: first),
+            action: .acceptedControlCharacter, reason: Self.firstOf(count, "raw control character", "kept")))
+    }
+
+    /// ``DecodingPolicy/replaceInvalidUnicode``: one repair per string, naming the first ill-formed part.
+    func recordInvalidUnicode(_ raw: UnsafeBufferPointer<UInt8>, _ key: (any CodingKey)?) {
+        guard let (first, count) = JSONString.invalidUnicode(in: raw) else { return }
+        record(Repair(
+            path: jsonPath(key), expected: "String", found: Repair.Found(kind: .string, excerpt: first),
+            action: .replacedInvalidUnicode, reason: Self.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")))
+    }
+
+    /// "1 raw control character kept", or with more, which one `found` shows.
+    private static func firstOf(_ count: Int, _ thing: String, _ done: String) -> String {
+        count == 1 ? "1 \(thing) \(done)" : "\(count) \(thing)s \(done); found shows the first"
+    }
+
+    /// ``DecodingPolicy/allowNonFiniteNumbers``: the value of `NaN`, `Infinity` or `-Infinity` as `T`.
+    func acceptNonFinite<T: BinaryFloatingPoint>(_ valueIndex: Int, as type: T.Type, _ key: (any CodingKey)?) -> T {
+        let node = document[valueIndex]
+        record(Repair(path: jsonPath(key), expected: "\(type)", found: document.found(valueIndex), action: .acceptedNonFiniteNumber))
+        if document.raw(node).first == UInt8(ascii: "N") { return .nan }
+        return node.flags.contains(.negative) ? -.infinity : .infinity
+    }
+
     /// A lossy boundary: runs `body`, which decodes the value at `valueIndex`; when it throws
     /// an error that may be absorbed, rolls back the repairs made inside it, records that the
     /// value was given up on (`action`) and returns `nil`.

@@ -19,13 +19,31 @@ extension DecoderState {
     /// The text of a string node, unescaping when needed.
     @inline(__always)
     func string(_ node: JSONNode, _ key: (any CodingKey)?) throws -> String {
-        // The common case first, without building a `Result`.
-        if !node.flags.contains(.escaped) { return String(decoding: document.raw(node), as: UTF8.self) }
-        switch document.text(of: node) {
-        case .success(let text): return text
-        case .failure(let reason):
-            throw DecodingError.dataCorrupted(context(key, "The given data was not valid JSON. \(reason)"))
+        // The common case first, without building a `Result`: no escapes and nothing repaired.
+        if node.flags.isEmpty { return String(decoding: document.raw(node), as: UTF8.self) }
+        return try escapedOrRepairedString(node, key)
+    }
+
+    /// The slow path of ``string(_:_:)``: unescapes, and reports what lenient parsing
+    /// accepted in the string (raw control characters, ill-formed Unicode).
+    @inline(never)
+    private func escapedOrRepairedString(_ node: JSONNode, _ key: (any CodingKey)?) throws -> String {
+        let raw = document.raw(node)
+        // Either way, each maximal ill-formed UTF-8 subpart becomes U+FFFD.
+        let text: String
+        var replacedSurrogates = false
+        if node.flags.contains(.escaped) {
+            switch JSONString.unescape(raw, replacingInvalidUnicode: allows(.replaceInvalidUnicode)) {
+            case .success(let unescaped): (text, replacedSurrogates) = unescaped
+            case .failure(let reason):
+                throw DecodingError.dataCorrupted(context(key, "The given data was not valid JSON. \(reason)"))
+            }
+        } else {
+            text = String(decoding: raw, as: UTF8.self)
         }
+        if node.flags.contains(.controlCharacters) { recordControlCharacters(raw, key) }
+        if replacedSurrogates || node.flags.contains(.invalidUTF8) { recordInvalidUnicode(raw, key) }
+        return text
     }
 
     // MARK: Bool
@@ -57,6 +75,8 @@ extension DecoderState {
             let raw = document.raw(node)
             if node.flags.contains(.integer) {
                 if let value = JSONNumber.integer(raw, negative: node.flags.contains(.negative), as: T.self) { return value }
+            } else if node.flags.contains(.nonFinite) {
+                throw nonFiniteMismatch(T.self, at: valueIndex, key)
             } else if let value = JSONNumber.wholeNumber(raw, as: T.self) {
                 return value
             }
@@ -73,6 +93,8 @@ extension DecoderState {
     func unwrapFloat<T: BinaryFloatingPoint>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
         let node = document[valueIndex]
         if node.kind == .number {
+            // Only lenient parsing lets these through; the number parser would misread them.
+            if node.flags.contains(.nonFinite) { return acceptNonFinite(valueIndex, as: T.self, key) }
             let raw = document.raw(node)
             if let value = JSONNumber.floatingPoint(raw, as: T.self) { return value }
             throw numberDoesNotFit(raw, T.self, key)
@@ -104,6 +126,8 @@ extension DecoderState {
         } else if node.kind != .number {
             if node.kind == .null { throw valueNotFound(Decimal.self, key) }
             throw typeMismatch(Decimal.self, at: valueIndex, key)
+        } else if node.flags.contains(.nonFinite) {
+            throw nonFiniteMismatch(Decimal.self, at: valueIndex, key)
         }
         let raw = document.raw(node)
         // Out of Decimal's range, as Foundation decides it: a finite Double is the test.

@@ -161,6 +161,8 @@ extension JSONDocument {
     /// ``DecodingPolicy/stringsFromNumbers``: a number's text as written (`1.50e3` stays `"1.50e3"`).
     func coercedString(_ valueIndex: Int) -> String? {
         let node = self[valueIndex]
-        return node.kind == .number ? String(decoding: raw(node), as: UTF8.self) : nil
+        // `NaN` is not the text of a number a backend meant as a string.
+        guard node.kind == .number, !node.flags.contains(.nonFinite) else { return nil }
+        return String(decoding: raw(node), as: UTF8.self)
     }
 }

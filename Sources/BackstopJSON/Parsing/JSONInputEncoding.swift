@@ -36,7 +36,7 @@ enum JSONInputEncoding {
     }
 
     /// Parses `data` into a document that keeps its own copy of the bytes.
-    static func document(from data: Data, allowsTrailingCommas: Bool) throws(JSONParseError) -> JSONDocument {
+    static func document(from data: Data, policy: DecodingPolicy) throws(JSONParseError) -> JSONDocument {
         let prepared: Result<JSONDocument, JSONParseError> = data.withUnsafeBytes { raw in
             switch detect(raw) {
             case .utf8(let bomLength):
@@ -48,35 +48,35 @@ enum JSONInputEncoding {
             }
         }
         let document = try prepared.get()
-        try JSONScanner.scan(document, allowsTrailingCommas: allowsTrailingCommas)
+        try JSONScanner.scan(document, policy: policy)
         return document
     }
 
     /// Parses `data` in place and runs `body` with the document: one decode reads the
     /// caller's bytes without copying them, unless something keeps the document afterwards.
     static func withDocument<R>(
-        from data: Data, allowsTrailingCommas: Bool, _ body: (JSONDocument) throws -> R
+        from data: Data, policy: DecodingPolicy, _ body: (JSONDocument) throws -> R
     ) throws -> R {
         try data.withUnsafeBytes { raw in
             switch detect(raw) {
             case .utf8(let bomLength):
-                return try withDocument(borrowing: UnsafeRawBufferPointer(rebasing: raw[bomLength...]), allowsTrailingCommas, body)
+                return try withDocument(borrowing: UnsafeRawBufferPointer(rebasing: raw[bomLength...]), policy, body)
             case .other(let encoding, let bomLength):
                 let utf8 = try transcoded(raw[bomLength...], from: encoding).get()
-                return try utf8.withUnsafeBytes { try withDocument(borrowing: $0, allowsTrailingCommas, body) }
+                return try utf8.withUnsafeBytes { try withDocument(borrowing: $0, policy, body) }
             }
         }
     }
 
     private static func withDocument<R>(
-        borrowing bytes: UnsafeRawBufferPointer, _ allowsTrailingCommas: Bool, _ body: (JSONDocument) throws -> R
+        borrowing bytes: UnsafeRawBufferPointer, _ policy: DecodingPolicy, _ body: (JSONDocument) throws -> R
     ) throws -> R {
         var document = JSONDocument(borrowing: bytes)
         defer {
             // A decoder or container that escaped `body` still holds the document.
             if !isKnownUniquelyReferenced(&document) { document.keepBytes() }
         }
-        try JSONScanner.scan(document, allowsTrailingCommas: allowsTrailingCommas)
+        try JSONScanner.scan(document, policy: policy)
         return try body(document)
     }
 

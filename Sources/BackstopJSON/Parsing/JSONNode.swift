@@ -19,6 +19,12 @@ struct JSONNode {
         /// Object: a key is escaped, repeated (or may be: keys sharing a hash) or not ASCII, so lookups
         /// must compare decoded keys from the start.
         static let slowKeys = Flags(rawValue: 8)
+        /// String: holds raw control characters, accepted by ``DecodingPolicy/allowControlCharactersInStrings``.
+        static let controlCharacters = Flags(rawValue: 16)
+        /// String: holds bytes that are not UTF-8, accepted by ``DecodingPolicy/replaceInvalidUnicode``.
+        static let invalidUTF8 = Flags(rawValue: 32)
+        /// Number: `NaN`, `Infinity` or `-Infinity`, accepted by ``DecodingPolicy/allowNonFiniteNumbers``.
+        static let nonFinite = Flags(rawValue: 64)
     }
 
     var kind: Kind

@@ -12,24 +12,34 @@ struct JSONScanner {
     private let bytes: UnsafePointer<UInt8>
     private let end: Int
     private let allowsTrailingCommas: Bool
+    private let allowsControlCharacters: Bool
+    private let replacesInvalidUTF8: Bool
+    private let allowsNonFiniteNumbers: Bool
     private var position = 0
     /// The containers enclosing the current position, innermost last.
     private var open: [OpenContainer] = []
     /// Reused across objects to find repeated keys without allocating per object.
     private var keyTable: [Int32] = []
 
-    /// Parses `document`'s bytes, filling its tape.
-    static func scan(_ document: JSONDocument, allowsTrailingCommas: Bool) throws(JSONParseError) {
-        var scanner = JSONScanner(document: document, allowsTrailingCommas: allowsTrailingCommas)
+    /// Parses `document`'s bytes, filling its tape, accepting what `policy`'s parsing options allow.
+    ///
+    /// What the strict grammar rejects but `policy` accepts is marked on the tape (trailing
+    /// commas in the document, dirty strings and non-finite numbers in their nodes' flags)
+    /// for the decoder to report as repairs.
+    static func scan(_ document: JSONDocument, policy: DecodingPolicy) throws(JSONParseError) {
+        var scanner = JSONScanner(document: document, policy: policy)
         try scanner.scanDocument()
         document.finishTape()
     }
 
-    private init(document: JSONDocument, allowsTrailingCommas: Bool) {
+    private init(document: JSONDocument, policy: DecodingPolicy) {
         self.document = document
         self.bytes = UnsafePointer(document.base)
         self.end = document.byteCount
-        self.allowsTrailingCommas = allowsTrailingCommas
+        self.allowsTrailingCommas = policy.contains(.allowTrailingCommas)
+        self.allowsControlCharacters = policy.contains(.allowControlCharactersInStrings)
+        self.replacesInvalidUTF8 = policy.contains(.replaceInvalidUnicode)
+        self.allowsNonFiniteNumbers = policy.contains(.allowNonFiniteNumbers)
     }
 
     private func fail(_ reason: String, at offset: Int) -> JSONParseError {
@@ -115,6 +125,10 @@ struct JSONScanner {
                 try scanLiteral("false", kind: .false)
             case UInt8(ascii: "n"):
                 try scanLiteral("null", kind: .null)
+            case UInt8(ascii: "N") where allowsNonFiniteNumbers:
+                try scanLiteral("NaN", kind: .number, flags: .nonFinite)
+            case UInt8(ascii: "I") where allowsNonFiniteNumbers:
+                try scanLiteral("Infinity", kind: .number, flags: .nonFinite)
             default:
                 throw fail("Unexpected \(describe(position)), expected a value", at: position)
             }
@@ -176,15 +190,19 @@ struct JSONScanner {
         document[container.index].aux = UInt32(document.count)
     }
 
-    private mutating func scanLiteral(_ literal: StaticString, kind: JSONNode.Kind) throws(JSONParseError) {
+    /// Scans `literal`; a non-finite number's node starts at `start` when a sign comes before it.
+    private mutating func scanLiteral(
+        _ literal: StaticString, kind: JSONNode.Kind, flags: JSONNode.Flags = [], from start: Int? = nil
+    ) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         let expected = literal.utf8Start
         guard end - position >= count else { throw fail("Invalid literal, expected '\(literal)'", at: position) }
         for i in 0..<count where bytes[position + i] != expected[i] {
             throw fail("Invalid literal, expected '\(literal)'", at: position + i)
         }
-        _ = document.append(JSONNode(kind: kind, flags: [], start: UInt32(position), length: UInt32(count), aux: 0))
+        let start = start ?? position
         position += count
+        _ = document.append(JSONNode(kind: kind, flags: flags, start: UInt32(start), length: UInt32(position - start), aux: 0))
     }
 
     /// Whether two keys of the object at `object` may be byte-for-byte equal.
@@ -262,13 +280,13 @@ struct JSONScanner {
         return left.count == right.count && memcmp(document.base + Int(document[a].start), document.base + Int(document[b].start), left.count) == 0
     }
 
-    /// Scans a string starting at its opening quote; returns whether it contains escapes,
-    /// or for a key, whether it must be compared decoded (escaped or not ASCII).
+    /// Scans a string starting at its opening quote; returns whether it contains escapes or
+    /// accepted dirt, or for a key, whether it must be compared decoded (escaped or not ASCII).
     @discardableResult
     private mutating func scanString(isKey: Bool) throws(JSONParseError) -> Bool {
         let start = position + 1
         position = start
-        var escaped = false
+        var flags: JSONNode.Flags = []
         // Non-ASCII text is validated once the string's end is known, so runs of it do not
         // leave the eight-byte loop.
         var highBits: UInt64 = 0
@@ -294,29 +312,39 @@ struct JSONScanner {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
-                escaped = true
+                flags.insert(.escaped)
                 try scanEscape()
             } else if byte < 0x20 {
-                throw fail("Unescaped control character \(describe(position)) in a string", at: position)
+                guard allowsControlCharacters else {
+                    throw fail("Unescaped control character \(describe(position)) in a string", at: position)
+                }
+                flags.insert(.controlCharacters)
+                position += 1
             } else {
                 highBits |= UInt64(byte)
                 position += 1
             }
         }
         let nonASCII = highBits & 0x8080_8080_8080_8080 != 0
-        if nonASCII { try validateUTF8(from: start, to: position) }
+        if nonASCII, let problem = utf8Problem(from: start, to: position) {
+            guard replacesInvalidUTF8 else { throw fail(problem.reason, at: problem.offset) }
+            flags.insert(.invalidUTF8)
+        }
         let length = position - start
         var hash: UInt32 = 0
         if isKey { hash = Self.keyHash(UnsafeBufferPointer(start: bytes + start, count: length)) }
-        _ = document.append(JSONNode(
-            kind: .string, flags: escaped ? .escaped : [], start: UInt32(start), length: UInt32(length), aux: hash))
+        _ = document.append(JSONNode(kind: .string, flags: flags, start: UInt32(start), length: UInt32(length), aux: hash))
         position += 1
         // Keys match as Swift strings do, by canonical equivalence, which bytes alone cannot tell.
-        return escaped || (isKey && nonASCII)
+        return !flags.isEmpty || (isKey && nonASCII)
     }
 
-    /// Validates the UTF-8 of a string body (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
-    private func validateUTF8(from start: Int, to stop: Int) throws(JSONParseError) {
+    /// The first place where a string body is not UTF-8 (RFC 3629: no overlongs, no surrogates,
+    /// at most U+10FFFF), or `nil` when it all is.
+    ///
+    /// Not an error yet: building one counts lines from the document's start, which a lenient
+    /// scan that accepts many such strings must not pay for each.
+    private func utf8Problem(from start: Int, to stop: Int) -> (reason: String, offset: Int)? {
         var i = start
         while i < stop {
             if i + 8 <= stop, UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
@@ -328,27 +356,18 @@ struct JSONScanner {
                 i += 1
                 continue
             }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: throw fail("Invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)) in a string", at: i)
+            let sequence = JSONString.utf8Sequence(bytes, at: i, before: stop)
+            guard sequence.isValid else {
+                if sequence.length == 1 && (lead < 0xC2 || lead > 0xF4) {
+                    return ("Invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true)) in a string", i)
+                }
+                let expectedLength = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if i + expectedLength > stop { return ("Truncated UTF-8 sequence in a string", i) }
+                return ("Invalid UTF-8 sequence in a string", i)
             }
-            guard i + length <= stop else { throw fail("Truncated UTF-8 sequence in a string", at: i) }
-            let second = bytes[i + 1]
-            guard second >= low && second <= high else { throw fail("Invalid UTF-8 sequence in a string", at: i) }
-            for j in 2..<length where bytes[i + j] & 0xC0 != 0x80 {
-                throw fail("Invalid UTF-8 sequence in a string", at: i)
-            }
-            i += length
+            i += sequence.length
         }
+        return nil
     }
 
     @inline(__always)
@@ -408,6 +427,9 @@ struct JSONScanner {
             position += 1
         }
         guard position < end, isDigit(bytes[position]) else {
+            if allowsNonFiniteNumbers && position < end && bytes[position] == UInt8(ascii: "I") {
+                return try scanLiteral("Infinity", kind: .number, flags: [.nonFinite, .negative], from: start)
+            }
             throw fail("Invalid number: expected a digit after '-'", at: position)
         }
         if bytes[position] == UInt8(ascii: "0") {

@@ -4,9 +4,19 @@ enum JSONString {
     ///
     /// Unescaping only shrinks text, so it is written straight into the new string's storage.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> Result<String, UnescapeError> {
+        unescape(raw, replacingInvalidUnicode: false).map(\.text)
+    }
+
+    /// The text of an escaped JSON string body, and whether an unpaired surrogate escape in
+    /// it became U+FFFD; with `replacingInvalidUnicode` off, such an escape is an error.
+    /// Ill-formed UTF-8 in `raw` always becomes U+FFFD, as the string's storage repairs it.
+    static func unescape(
+        _ raw: UnsafeBufferPointer<UInt8>, replacingInvalidUnicode: Bool
+    ) -> Result<(text: String, replacedSurrogates: Bool), UnescapeError> {
         var failure: UnescapeError?
+        var replacedSurrogates = false
         let text = String(unsafeUninitializedCapacity: raw.count) { output in
-            switch unescape(raw, into: output) {
+            switch unescape(raw, replacingInvalidUnicode, into: output, replaced: &replacedSurrogates) {
             case .success(let written): return written
             case .failure(let error):
                 failure = error
@@ -14,11 +24,14 @@ enum JSONString {
             }
         }
         if let failure { return .failure(failure) }
-        return .success(text)
+        return .success((text, replacedSurrogates))
     }
 
     /// Writes the unescaped bytes of `raw` into `output`, which holds at least `raw.count`.
-    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Result<Int, UnescapeError> {
+    private static func unescape(
+        _ raw: UnsafeBufferPointer<UInt8>, _ replacingInvalidUnicode: Bool, into output: UnsafeMutableBufferPointer<UInt8>,
+        replaced: inout Bool
+    ) -> Result<Int, UnescapeError> {
         var written = 0
         func put(_ byte: UInt8) {
             output[written] = byte
@@ -45,18 +58,33 @@ enum JSONString {
             case UInt8(ascii: "u"):
                 var scalar = hex4(raw, at: i)
                 i += 4
-                if scalar >= 0xD800 && scalar < 0xDC00 {
+                surrogates: if scalar >= 0xD800 && scalar < 0xDC00 {
                     guard i + 6 <= count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") else {
-                        return .failure(UnescapeError(reason: "Unpaired high surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                        guard replacingInvalidUnicode else {
+                            return .failure(UnescapeError(reason: "Unpaired high surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                        }
+                        scalar = replacementCharacter
+                        replaced = true
+                        break surrogates
                     }
                     let low = hex4(raw, at: i + 2)
                     guard low >= 0xDC00 && low < 0xE000 else {
-                        return .failure(UnescapeError(reason: "High surrogate not followed by a low surrogate"))
+                        // The escape that follows is read on its own, as what it is.
+                        guard replacingInvalidUnicode else {
+                            return .failure(UnescapeError(reason: "High surrogate not followed by a low surrogate"))
+                        }
+                        scalar = replacementCharacter
+                        replaced = true
+                        break surrogates
                     }
                     i += 6
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    return .failure(UnescapeError(reason: "Unpaired low surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                    guard replacingInvalidUnicode else {
+                        return .failure(UnescapeError(reason: "Unpaired low surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                    }
+                    scalar = replacementCharacter
+                    replaced = true
                 }
                 // At most four bytes from at least six: always room.
                 switch scalar {
@@ -81,12 +109,15 @@ enum JSONString {
         return .success(written)
     }
 
+    /// U+FFFD, what an ill-formed part of a string becomes.
+    static let replacementCharacter: UInt32 = 0xFFFD
+
     struct UnescapeError: Error, CustomStringConvertible {
         var reason: String
         var description: String { reason }
     }
 
-    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
         var value: UInt32 = 0
         for j in i..<(i + 4) { value = value << 4 | UInt32(JSONScanner.hexValue(raw[j]) ?? 0) }
         return value

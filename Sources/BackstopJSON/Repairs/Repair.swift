@@ -18,6 +18,15 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
         case setToNil
         /// A trailing comma in an array or object was ignored.
         case ignoredTrailingComma
+        /// A string held unpaired surrogate escapes or bytes that are not UTF-8; each
+        /// ill-formed part became U+FFFD and the rest of the string was kept.
+        /// ``Repair/found`` shows the first part as written (`\ud83d`, `\xE9`).
+        case replacedInvalidUnicode
+        /// A string held raw control characters (a tab, a newline), kept as they are.
+        /// ``Repair/found`` shows the first one escaped (`\u0009`).
+        case acceptedControlCharacter
+        /// A `NaN`, `Infinity` or `-Infinity` literal was read as that floating-point value.
+        case acceptedNonFiniteNumber
     }
 
     /// What the document held where the repair was made.
