@@ -52,13 +52,15 @@ extension BackstopClient {
 
         @available(macOS 14, iOS 17, tvOS 17, *)
         static func thousandCalls(
-            _ session: Session, midway: @escaping @Sendable () async -> Void = {}
+            _ session: Session, midway: (@Sendable () async -> Void)? = nil
         ) async -> [Result<Account, SessionError>] {
             await withTaskGroup(of: Result<Account, SessionError>.self) { group in
                 for _ in 0..<calls { group.addTask { await session.account() } }
-                // The sign-in, then half the calls.
-                _ = await session.backend.requestLog.entries(atLeast: 1 + calls / 2)
-                await midway()
+                if let midway {
+                    // The sign-in, then half the calls.
+                    _ = await session.backend.requestLog.entries(atLeast: 1 + calls / 2)
+                    await midway()
+                }
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }
@@ -81,7 +83,7 @@ extension BackstopClient {
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test("1,000 calls and a refresh that fails: one refresh, 1,000 failures that keep its error, one signed-out event",
+        @Test("1,000 calls and a refresh that fails: one refresh; each call keeps its error or finds the session signed out",
               arguments: TransportKind.allCases)
         func aThousandCallsShareOneFailedRefresh(transport: TransportKind) async throws {
             try await Self.observed(transport, refresh: .fails) { session, metrics in
@@ -90,7 +92,12 @@ extension BackstopClient {
                 let results = await Self.thousandCalls(session)
                 print("\(Self.calls) calls with a failed refresh (\(transport.rawValue)) in \(ContinuousClock.now - start)")
                 #expect(results.count == Self.calls)
-                #expect(results.allSatisfy { $0.failure?.refreshError?.role == .signInRequired })
+                // A call that starts once the refresh has failed finds the session signed out: on a
+                // loaded machine some do. Either way none succeeds and none refreshes again.
+                let keptRefreshError = results.count { $0.failure?.refreshError?.role == .signInRequired }
+                let signedOut = results.count { $0.failure?.clientReason == .signedOut }
+                #expect(keptRefreshError >= 1)
+                #expect(keptRefreshError + signedOut == Self.calls)
                 #expect(await session.refreshes() == 1)
                 #expect(metrics.counters(label: "backstop_refreshes_total", dimensions: [("outcome", "failed")]).first?.lastValue == 1)
                 let reasons = try await session.signedOutReasons()
