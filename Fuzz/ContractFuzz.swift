@@ -219,6 +219,7 @@ private func check<Payload, General, Module>(
         guard accepted else { fatalError("unwrapped a payload from unaccepted status \(response.status.code)") }
         // The reporter hears every repair the report holds.
         guard log.repairs == report.repairs else { fatalError("the reporter heard \(log.repairs), the report holds \(report.repairs)") }
+        guard report.repairs.allSatisfy({ $0.path.hasPrefix("$") }) else { fatalError("a repair path not rooted at the body: \(report.repairs)") }
         _ = report.repairs.map(\.description)
         _ = String(describing: report.value)
     case .failure(let error):
@@ -229,6 +230,11 @@ private func check<Payload, General, Module>(
             else { fatalError("status \(response.status.code) gave \(error)") }
         } else if response.status.code == 204 || response.status.code == 205 {
             guard case .decoding = error else { fatalError("\(response.status.code) gave \(error)") }
+        }
+        if case .decoding(let failure) = error {
+            // A failure names where, from the body's root, and shows at most 120 characters of it.
+            guard failure.path.hasPrefix("$") else { fatalError("a failure path not rooted at the body: \(failure)") }
+            guard failure.excerpt.count <= 121 else { fatalError("an excerpt of \(failure.excerpt.count) characters: \(failure.excerpt)") }
         }
         _ = error.description
         _ = error.groupingIdentifier
