@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds and runs Backstop's libFuzzer targets.
 #
-#   Fuzz/run.sh build                 build both fuzzers
-#   Fuzz/run.sh fuzz parser|decoder N fuzz one target for N seconds, growing its corpus
-#   Fuzz/run.sh replay                run every kept corpus input once (CI does this)
+#   Fuzz/run.sh build                          build the three fuzzers
+#   Fuzz/run.sh fuzz parser|decoder|contract N fuzz one target for N seconds, growing its corpus
+#   Fuzz/run.sh replay                         run every kept corpus input once (CI does this)
 #
-# SwiftPM cannot link a libFuzzer executable on Linux, so SwiftPM builds BackstopJSON with
-# coverage and address sanitizer instrumentation, and swiftc links each entry against it.
+# parser and decoder fuzz BackstopJSON; contract fuzzes Backstop's `ResponseContract.unwrap`.
+# SwiftPM cannot link a libFuzzer executable on Linux, so SwiftPM builds Backstop and what it
+# links with coverage and address sanitizer instrumentation, and swiftc links each entry
+# against the objects of the modules it needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -14,22 +16,44 @@ work="$root/Fuzz/.work"
 scratch="$root/.build-fuzz"
 suite="$root/../shared/corpus/JSONTestSuite/test_parsing"
 mkdir -p "$work"
+# A failed check goes straight to libFuzzer's crash report: Swift's backtracer, run under the
+# address sanitizer, reports itself instead and exits 1 rather than 77.
+export SWIFT_BACKTRACE=enable=no
+
+targets=(parser decoder contract)
+
+# The modules each target links, in its build folder: Backstop's are its own and those of its
+# dependencies (swift-http-types, swift-log, swift-metrics, swift-openapi-runtime and
+# -urlsession, swift-collections' Deque and what it uses). A new dependency of Backstop is added here.
+modules() {
+  case "$1" in
+    parser|decoder) echo BackstopJSON ;;
+    contract) echo Backstop BackstopJSON HTTPTypes Logging CoreMetrics Metrics OpenAPIRuntime \
+      OpenAPIURLSession DequeModule ContainersPreview InternalCollectionsUtilities ;;
+  esac
+}
 
 build() {
-  swift build --target BackstopJSON -c release --scratch-path "$scratch" \
+  swift build --target Backstop -c release --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
-  local objects=("$scratch"/release/BackstopJSON.build/*.o)
-  for target in parser decoder; do
+  for target in "${targets[@]}"; do
     local source="$root/Fuzz/$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}Fuzz.swift"
+    local objects=()
+    for module in $(modules "$target"); do objects+=("$scratch/release/$module.build/"*.o); done
     swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$scratch/release/Modules" \
       "$source" "${objects[@]}" -o "$work/fuzz-$target" >&2
   done
+  # Beside the binaries, where Backstop looks for its message catalogue's translations.
+  rm -rf "$work/Backstop_Backstop.resources"
+  cp -R "$scratch/release/Backstop_Backstop.resources" "$work/"
 }
 
 corpus() { mkdir -p "$root/Fuzz/corpus/$1"; echo "$root/Fuzz/corpus/$1"; }
 
-# JSONTestSuite seeds every run from ../shared; the kept corpus holds only what fuzzing added.
-seeds() { if [ -d "$suite" ]; then echo "$suite"; fi; }
+# JSONTestSuite seeds every run of the JSON targets from ../shared; the kept corpus holds only
+# what fuzzing added. The contract target reads its first bytes as choices, so it starts from
+# its own corpus of envelopes.
+seeds() { if [ "$1" != contract ] && [ -d "$suite" ]; then echo "$suite"; fi; }
 
 case "${1:-}" in
   build) build ;;
@@ -39,7 +63,7 @@ case "${1:-}" in
     # New inputs go to a scratch folder; -merge keeps only those that add coverage.
     rm -rf "$work/new-$target"; mkdir -p "$work/new-$target"
     "$work/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-      -print_final_stats=1 "$work/new-$target" "$(corpus "$target")" $(seeds)
+      -print_final_stats=1 "$work/new-$target" "$(corpus "$target")" $(seeds "$target")
     "$work/fuzz-$target" -merge=1 "$(corpus "$target")" "$work/new-$target" >/dev/null 2>&1
     ;;
   replay)
@@ -47,10 +71,10 @@ case "${1:-}" in
     # A timeout (a hang) fails CI as a crash does: libFuzzer exits non-zero on either, and the
     # status is checked here rather than lost in a pipeline.
     failed=0
-    for target in parser decoder; do
+    for target in "${targets[@]}"; do
       status=0
       "$work/fuzz-$target" -runs=0 -timeout=10 -timeout_exitcode=70 -error_exitcode=77 \
-        -rss_limit_mb=2048 "$(corpus "$target")" $(seeds) > "$work/replay-$target.log" 2>&1 || status=$?
+        -rss_limit_mb=2048 "$(corpus "$target")" $(seeds "$target") > "$work/replay-$target.log" 2>&1 || status=$?
       tail -n 2 "$work/replay-$target.log"
       if [ "$status" -ne 0 ]; then
         tail -n 40 "$work/replay-$target.log" >&2
@@ -59,5 +83,5 @@ case "${1:-}" in
     done
     exit "$failed"
     ;;
-  *) sed -n '2,8p' "$0"; exit 2 ;;
+  *) sed -n '2,10p' "$0"; exit 2 ;;
 esac

@@ -31,6 +31,25 @@ struct APIErrorTests {
         #expect(String(describing: error) == description)
     }
 
+    @Test("long messages and bodies are cut in the description wherever their spaces fall")
+    func longTextIsCut() {
+        // The limits are 120 characters (HTTP), 160 (server messages) and 200 (details).
+        for length in 110...210 {
+            let text = String(repeating: "m", count: length) + " " + String(repeating: "n", count: 5_000)
+            let errors: [StudyGroupError] = [
+                .server(.unknown("E_X", message: text)),
+                .http(HTTPFailure(status: .badGateway, code: 10502, message: text)),
+                .http(HTTPFailure(status: .badGateway, message: text)),
+                .http(HTTPFailure(status: .badGateway, body: Data(text.utf8))),
+                .decoding(DecodingFailure(.body, at: "$", .notJSON, detail: text, excerpt: "<html>")),
+            ]
+            for error in errors {
+                #expect(error.description.count < 300, "\(length) characters before the space")
+                #expect(!error.description.contains(String(repeating: "n", count: 300)), "\(length) characters before the space")
+            }
+        }
+    }
+
     @Test("grouping identifiers leave out volatile text", arguments: errors)
     func grouping(error: StudyGroupError, description: String, grouping: String) {
         #expect(error.groupingIdentifier == grouping)

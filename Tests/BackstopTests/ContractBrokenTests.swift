@@ -93,6 +93,18 @@ struct ContractBrokenTests {
         #expect(failure.excerpt.hasSuffix("…"))
     }
 
+    /// Found by the contract fuzzer: a space right after the 120th character stepped over the limit.
+    @Test("a long body is cut in the excerpt wherever its spaces fall")
+    func longExcerptWithSpaces() throws {
+        for length in 110...130 {
+            let body = String(repeating: "x", count: length) + " " + String(repeating: "y", count: 800)
+            let failure = try #require(unwrap(Product.self, body, with: Shape.a.contract).failure?.decodingFailure)
+            #expect(failure.excerpt.count <= 121, "\(length) characters before the space")
+            #expect(failure.excerpt.hasSuffix("…"))
+            #expect(!failure.excerpt.contains(" …"))
+        }
+    }
+
     @Test("bytes that are not UTF-8 still make an excerpt")
     func binaryBody() throws {
         let body = Data([0xFF, 0xFE, 0x00, 0x41, 0x80])

@@ -11,12 +11,14 @@ enum OneLine {
                 pendingSpace = !result.isEmpty
                 continue
             }
+            // The limit counts the space a character brings with it, so text cut there never
+            // ends in a space, and a space at the limit cannot step over it.
+            if count + (pendingSpace ? 1 : 0) >= limit { return result + "…" }
             if pendingSpace {
                 result.append(" ")
                 count += 1
                 pendingSpace = false
             }
-            if count == limit { return result + "…" }
             result.append(character)
             count += 1
         }
