@@ -108,4 +108,15 @@ struct ClassificationTests {
         #expect(handle(StudyGroupError.server(.unknown(1, message: "x"))) == "x")
         #expect(handle(AppError<NoModuleCodes>.server(.general(.tokenExpired, message: nil))) == "sign in")
     }
+
+    @Test("a code's description stays one short line, whatever the backend sent", arguments: [
+        (RawServerCode(200), "200"),
+        (RawServerCode("E1001"), #""E1001""#),
+        (RawServerCode("E1\nE2\t\"x\""), #""E1\nE2\t\"x\"""#),
+        (RawServerCode(String(repeating: "a", count: 41)), "\"" + String(repeating: "a", count: 40) + "\"…"),
+    ])
+    func codeDescription(code: RawServerCode, shown: String) {
+        #expect(code.description == shown)
+        #expect(!code.description.contains("\n"))
+    }
 }

@@ -25,7 +25,13 @@ public struct RawServerCode: Sendable, Hashable, CustomStringConvertible,
     public init(integerLiteral value: Int) { self.init(value) }
     public init(stringLiteral value: String) { self.init(value) }
 
-    public var description: String { intValue.map(String.init) ?? "\"\(stringValue)\"" }
+    /// The number, or the text quoted with its control characters escaped and cut after 40
+    /// characters, so a code from the network keeps a log line to one short line.
+    public var description: String {
+        if let intValue { return String(intValue) }
+        guard stringValue.count > 40 else { return stringValue.debugDescription }
+        return String(stringValue.prefix(40)).debugDescription + "…"
+    }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.stringValue == rhs.stringValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(stringValue) }
