@@ -58,6 +58,23 @@ extension BackstopClient {
             }
         }
 
+        /// Below the logger's level, the middleware stays out of the way; at it, it logs again.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test func aLoggerAboveTheLinesLevelGetsNothingAndTheCallIsUnchanged() async throws {
+            try await withBackend { _, url in
+                let handler = InMemoryLogHandler()
+                var logger = Logger(label: "test") { _ in handler }
+                logger.logLevel = .warning
+                let quiet = makeClient(url, middlewares: [LoggingMiddleware(logger: logger), RetryMiddleware(clock: ImmediateClock())])
+                let response = try await quiet.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
+                #expect(response.repairs.count == 1)
+                #expect(handler.entries.isEmpty)
+                let loud = makeClient(url, middlewares: [LoggingMiddleware(logger: logger, level: .warning)])
+                _ = try await loud.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                #expect(handler.entries.map(\.level) == [.warning])
+            }
+        }
+
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aFailureIsLoggedWithTheErrorsOneLineDescription() async throws {
             try await withBackend { _, url in

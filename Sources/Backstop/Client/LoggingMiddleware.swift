@@ -44,6 +44,8 @@ public struct LoggingMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        // A line the logger would drop costs nothing: no secrets read, no outcome described.
+        guard logger.logLevel <= level else { return try await next(request, body, baseURL) }
         let secrets = secrets(of: request)
         return try await RequestContext.reporting(request, operationID: operationID, next: {
             try await next(request, body, baseURL)
