@@ -43,6 +43,40 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+    // The three contenders of one transport interleaved in one process, request by request in
+    // rotating order, so drift between processes and load that comes and goes touch each alike.
+    // Each iteration times 300 rounds and reports each client's median over raw's, in per mille.
+    for transport in TransportKind.allCases {
+        let overClient = BenchmarkMetric.custom("APIClient over raw (‰)", useScalingFactor: false)
+        let overMiddlewares = BenchmarkMetric.custom("APIClient+middlewares over raw (‰)", useScalingFactor: false)
+        Benchmark("client/\(transport.rawValue)/interleaved",
+                  configuration: .init(metrics: [overClient, overMiddlewares], warmupIterations: 1, maxDuration: .seconds(20),
+                                       maxIterations: 9)) { (benchmark: Benchmark, requests: [Request]) async throws in
+            for _ in benchmark.scaledIterations {
+                var times = [[Duration]](repeating: [], count: requests.count)
+                for round in 0..<300 {
+                    for step in requests.indices {
+                        let contender = (round + step) % requests.count
+                        let start = ContinuousClock.now
+                        blackHole(try await requests[contender]())
+                        times[contender].append(ContinuousClock.now - start)
+                    }
+                }
+                let medians = times.map { $0.sorted()[$0.count / 2] }
+                func perMille(_ contender: Int) -> Int { Int(((medians[contender] / medians[0]) - 1) * 1000) }
+                benchmark.measurement(overClient, perMille(1))
+                benchmark.measurement(overMiddlewares, perMille(2))
+            }
+        } setup: {
+            let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
+            var requests: [Request] = []
+            for contender in Contender.allCases {
+                requests.append(try await contender.prepare(transport: transport.make(), server: server, path: "items/7",
+                                                            expecting: Item(id: 7, name: "Item 7")))
+            }
+            return requests
+        }
+    }
     // A list of 1,000 items from memory: what each contender costs per byte of a larger body,
     // where middlewares that read business codes could parse the body again.
     for contender in Contender.allCases {
