@@ -32,16 +32,16 @@ extension DecoderState {
     func recordControlCharacters(_ raw: UnsafeBufferPointer<UInt8>, _ key: (any CodingKey)?) {
         guard let (first, count) = JSONString.controlCharacters(in: raw) else { return }
         record(Repair(
-            path: jsonPath(key), expected: "String", found: Repair.Found(kind: .string, excerpt: first),
-            action: .acceptedControlCharacter, reason: Self.firstOf(count, "raw control character", "kept")))
+            path: .path(path, key), expected: .typeName(String.self), found: Repair.Found(kind: .string, excerpt: first),
+            action: .acceptedControlCharacter, reason: .text(Self.firstOf(count, "raw control character", "kept"))))
     }
 
     /// ``DecodingPolicy/replaceInvalidUnicode``: one repair per string, naming the first ill-formed part.
     func recordInvalidUnicode(_ raw: UnsafeBufferPointer<UInt8>, _ key: (any CodingKey)?) {
         guard let (first, count) = JSONString.invalidUnicode(in: raw) else { return }
         record(Repair(
-            path: jsonPath(key), expected: "String", found: Repair.Found(kind: .string, excerpt: first),
-            action: .replacedInvalidUnicode, reason: Self.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")))
+            path: .path(path, key), expected: .typeName(String.self), found: Repair.Found(kind: .string, excerpt: first),
+            action: .replacedInvalidUnicode, reason: .text(Self.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD"))))
     }
 
     /// "1 raw control character kept", or with more, which one `found` shows.
@@ -52,7 +52,7 @@ extension DecoderState {
     /// ``DecodingPolicy/allowNonFiniteNumbers``: the value of `NaN`, `Infinity` or `-Infinity` as `T`.
     func acceptNonFinite<T: BinaryFloatingPoint>(_ valueIndex: Int, as type: T.Type, _ key: (any CodingKey)?) -> T {
         let node = document[valueIndex]
-        record(Repair(path: jsonPath(key), expected: "\(type)", found: document.found(valueIndex), action: .acceptedNonFiniteNumber))
+        record(Repair(path: .path(path, key), expected: .typeName(type), found: document.found(valueIndex), action: .acceptedNonFiniteNumber))
         if document.raw(node).first == UInt8(ascii: "N") { return .nan }
         return node.flags.contains(.negative) ? -.infinity : .infinity
     }
