@@ -133,5 +133,51 @@ extension BackstopClient {
                 #expect(metrics.timers(label: "backstop_request_duration").reduce(0) { $0 + $1.values.count } == 4)
             }
         }
+
+        /// Once a call has ended, nothing of it is left holding what its middlewares report to: a
+        /// call used to keep its own context, and with it the logger, the metrics factory and the
+        /// parsed body, for the life of the process.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aFinishedCallKeepsNothingAlive(_ transport: TransportKind) async throws {
+            try await withBackend { _, url in
+                weak var weakLines: LineCount?
+                weak var weakMetrics: TestMetrics?
+                do {
+                    let lines = LineCount()
+                    let metrics = TestMetrics()
+                    (weakLines, weakMetrics) = (lines, metrics)
+                    let logger = Logger(label: "test") { _ in CountingLogHandler(lines: lines) }
+                    let client = makeClient(url, transport, middlewares: [LoggingMiddleware(logger: logger), MetricsMiddleware(factory: metrics),
+                                                                         RetryMiddleware(clock: ImmediateClock())])
+                    _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
+                    _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
+                    #expect(lines.value == 2)
+                    #expect(metrics.counterTotal(label: "backstop_requests_total") == 2)
+                }
+                #expect(weakLines == nil, "a finished call still holds the log handler")
+                #expect(weakMetrics == nil, "a finished call still holds the metrics factory")
+            }
+        }
+}
+}
+
+/// Counts the lines a ``CountingLogHandler`` receives.
+private final class LineCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}
+
+/// A handler at `info` that only counts, holding its counter strongly, as a real handler holds its sink.
+private struct CountingLogHandler: LogHandler {
+    let lines: LineCount
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
     }
+    func log(event: LogEvent) { lines.add() }
 }

@@ -17,7 +17,7 @@ extension RequestContext {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try await withCurrent { context, _ in
             if context.reportsOutcome {
-                context.onCompletion { report($0, context) }
+                context.onCompletion(report)
                 return try await next()
             }
             let start = ContinuousClock.now

@@ -27,7 +27,7 @@ final class RequestContext: @unchecked Sendable {
     private var _attempts = 0
     private var _retries: [String] = []
     private var _secrets: [String] = []
-    private var observers: [@Sendable (RequestOutcome) -> Void] = []
+    private var observers: [@Sendable (RequestOutcome, RequestContext) -> Void] = []
     /// The last response body a middleware parsed to read its business code.
     private var _parsedBody: (data: Data, json: ParsedJSON)?
     private var completed = false
@@ -70,8 +70,11 @@ final class RequestContext: @unchecked Sendable {
     func recordAttempt() { lock.withLock { _attempts += 1 } }
     func recordRetry(reason: String) { lock.withLock { _retries.append(reason) } }
 
-    /// Calls `observer` once when the call ends.
-    func onCompletion(_ observer: @escaping @Sendable (RequestOutcome) -> Void) {
+    /// Calls `observer` once when the call ends, with this context.
+    ///
+    /// The context is handed to the observer rather than captured by it: an observer kept here
+    /// that held its context would keep both, and the parsed body, alive after the call.
+    func onCompletion(_ observer: @escaping @Sendable (RequestOutcome, RequestContext) -> Void) {
         lock.withLock { observers.append(observer) }
     }
 
@@ -80,12 +83,13 @@ final class RequestContext: @unchecked Sendable {
 
     /// Ends the call; later calls do nothing.
     func complete(_ outcome: RequestOutcome) {
-        let toCall: [@Sendable (RequestOutcome) -> Void] = lock.withLock {
+        let toCall: [@Sendable (RequestOutcome, RequestContext) -> Void] = lock.withLock {
             guard !completed else { return [] }
             completed = true
+            defer { observers = [] }
             return observers
         }
-        for observer in toCall { observer(outcome) }
+        for observer in toCall { observer(outcome, self) }
     }
 
     /// Runs `body` with the current context, binding a fresh one when the caller has none.
