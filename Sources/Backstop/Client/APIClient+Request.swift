@@ -7,7 +7,7 @@ extension APIClient {
     func makeRequest<Payload, Module>(
         for endpoint: Endpoint<Payload, Module>
     ) throws(APIError<General, Module>) -> (HTTPRequest, HTTPBody?) {
-        guard let path = RequestPath.make(endpoint.path, query: endpoint.query, baseURL: baseURL) else {
+        guard let path = RequestPath.make(endpoint.path, query: endpoint.query, baseURL: baseURL, baseURLHasHost: baseURLHasHost) else {
             throw .client(ClientFailure(.invalidURL, detail: "\"\(endpoint.path)\" relative to \(baseURL.absoluteString) makes no URL"))
         }
         var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: endpoint.headerFields)

@@ -35,7 +35,11 @@ public struct APIClient<General: ServerCode>: Sendable {
     public static var defaultMaximumResponseBytes: Int { 10 << 20 }
 
     /// Endpoint paths are appended to its path.
-    public var baseURL: URL
+    public var baseURL: URL {
+        didSet { baseURLHasHost = baseURL.absoluteURL.host != nil }
+    }
+    /// Read once, not on every call: Foundation parses the URL to answer it.
+    private(set) var baseURLHasHost: Bool
     /// How the backend wraps responses, unless an endpoint has its own.
     public var contract: any ResponseContract
     /// Decodes payloads; its reporter hears every repair (logged at `warning` by default).
@@ -68,6 +72,7 @@ public struct APIClient<General: ServerCode>: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.baseURL = baseURL
+        self.baseURLHasHost = baseURL.absoluteURL.host != nil
         self.contract = contract
         self.decoder = decoder
         self.middlewares = middlewares

@@ -18,13 +18,18 @@ struct CallDeadline: Sendable {
 
 /// Deadlines for `clock`, whatever its instant type.
 func makeCallDeadlines(_ clock: any Clock<Duration>) -> any CallDeadlines {
+    // The common clock gets code specialized for it; any other is opened once, here.
+    if let continuous = clock as? ContinuousClock { return ClockDeadlines(clock: continuous) }
     func open<C: Clock<Duration>>(_ clock: C) -> any CallDeadlines { ClockDeadlines(clock: clock) }
     return open(clock)
 }
 
-private final class ClockDeadlines<C: Clock<Duration>>: CallDeadlines {
+/// Keeps every deadline as a `Duration` since the clock's instant at creation, so the work each
+/// call does (``start(_:)`` and ``finish(_:)``) is not generic over the clock: only reading the
+/// clock and sleeping on it are, inside two closures made once.
+private final class ClockDeadlines: CallDeadlines {
     private struct Call: Sendable {
-        var deadline: C.Instant
+        var deadline: Duration
         var task: CancelHandle
     }
 
@@ -32,18 +37,23 @@ private final class ClockDeadlines<C: Clock<Duration>>: CallDeadlines {
         var calls: [UInt64: Call] = [:]
         var nextID: UInt64 = 0
         /// The timer: its generation, the deadline it sleeps until, and its task.
-        var timer: (generation: UInt64, until: C.Instant, task: Task<Void, Never>)?
+        var timer: (generation: UInt64, until: Duration, task: Task<Void, Never>)?
     }
 
-    let clock: C
+    private let now: @Sendable () -> Duration
+    private let sleep: @Sendable (_ until: Duration) async throws -> Void
     private let state = LockedValue(State())
 
-    init(clock: C) { self.clock = clock }
+    init<C: Clock<Duration>>(clock: C) {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+        sleep = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+    }
 
     deinit { state.withLock { $0.timer?.task.cancel() } }
 
     func start(_ timeout: Duration) -> CallDeadline {
-        let deadline = clock.now.advanced(by: timeout)
+        let deadline = now() + timeout
         let task = CancelHandle()
         return state.withLock { state in
             let id = state.nextID
@@ -62,24 +72,24 @@ private final class ClockDeadlines<C: Clock<Duration>>: CallDeadlines {
         state.withLock { $0.calls.removeValue(forKey: call.id) == nil }
     }
 
-    private func schedule(until deadline: C.Instant, in state: inout State) {
+    private func schedule(until deadline: Duration, in state: inout State) {
         let generation = state.nextID
         state.nextID += 1
-        let clock = clock
+        let sleep = sleep
         // Detached: the timer outlives the call that started it and needs none of its task-locals.
         let task = Task.detached { [weak self] in
-            do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+            do { try await sleep(deadline) } catch { return }
             self?.fire(generation)
         }
         state.timer = (generation, deadline, task)
     }
 
     private func fire(_ generation: UInt64) {
-        let now = clock.now
+        let now = now()
         state.withLock { state in
             guard state.timer?.generation == generation else { return }
             state.timer = nil
-            var earliest: C.Instant?
+            var earliest: Duration?
             for (id, call) in state.calls {
                 if call.deadline <= now {
                     // Under the lock: a registered call's task is still running its exchange.

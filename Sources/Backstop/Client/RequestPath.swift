@@ -12,12 +12,13 @@ enum RequestPath {
     /// `/path?query`, percent-encoded; `nil` when it makes no URL with `baseURL`.
     ///
     /// Characters a path may not hold are encoded; `%` escapes are kept as written, so a
-    /// malformed one (`100%zz`) makes no URL.
-    static func make(_ path: String, query: [URLQueryItem], baseURL: URL) -> String? {
+    /// malformed one (`100%zz`) makes no URL. `baseURLHasHost` is whether `baseURL` has a host,
+    /// which the caller reads once rather than on every call.
+    static func make(_ path: String, query: [URLQueryItem], baseURL: URL, baseURLHasHost: Bool) -> String? {
         let relative = path.hasPrefix("/") ? path : "/" + path
         // Most paths hold only characters a path may hold as written; such a path joins any base
         // with a host into a URL, so the Foundation round trips below (several µs) are skipped.
-        if query.isEmpty, relative.utf8.allSatisfy(isPlainPathByte), baseURL.absoluteURL.host != nil { return relative }
+        if query.isEmpty, relative.utf8.allSatisfy(isPlainPathByte), baseURLHasHost { return relative }
         var text = relative.addingPercentEncoding(withAllowedCharacters: allowed) ?? relative
         if !query.isEmpty {
             var components = URLComponents()
