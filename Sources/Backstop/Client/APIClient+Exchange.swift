@@ -28,7 +28,7 @@ extension APIClient {
         let (baseURL, limit, deadlines) = (baseURL, maximumResponseBytes, deadlines)
         // One child task, so the timeout can cancel the exchange without cancelling the caller.
         return try await withThrowingTaskGroup(of: Exchanged.self) { group in
-            group.addTask {
+            let work: @Sendable () async throws -> Exchanged = {
                 let call = deadlines.start(timeout)
                 let exchanged: Exchanged
                 do {
@@ -40,6 +40,11 @@ extension APIClient {
                 }
                 _ = deadlines.finish(call)
                 return exchanged
+            }
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                group.addImmediateTask(operation: work)
+            } else {
+                group.addTask(operation: work)
             }
             guard let exchanged = try await group.next() else { throw TimedOut(timeout: timeout) }
             return (exchanged.response, exchanged.body)
