@@ -134,6 +134,35 @@ extension BackstopClient {
             }
         }
 
+        /// The middleware keeps each series' counter and timer rather than make them per call; past
+        /// the series it keeps (operation IDs hold identifiers when they default to the path), it
+        /// makes them per call again, and every call is still counted and timed once.
+        @Test func metricsStayExactPastTheSeriesTheMiddlewareKeeps() async throws {
+            let metrics = TestMetrics()
+            var middleware = MetricsMiddleware(prefix: "first", factory: metrics)
+            let operations = (0..<600).map { "GET products/\($0)" }
+            for _ in 0..<2 {
+                for operation in operations {
+                    _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
+                                                       baseURL: refusedURL, operationID: operation) { _, _, _ in
+                        (HTTPResponse(status: .ok), nil)
+                    }
+                }
+            }
+            #expect(metrics.counterTotal(label: "first_requests_total") == 1_200)
+            for operation in [operations[0], operations[511], operations[599]] {
+                #expect(try metrics.expectCounter("first_requests_total", [("operation", operation), ("method", "GET"), ("status", "200")])
+                    .totalValue == 2)
+                #expect(try metrics.expectTimer("first_request_duration", [("operation", operation), ("method", "GET")]).values.count == 2)
+            }
+            // A changed prefix is a new series, not one kept under the old label.
+            middleware.prefix = "second"
+            _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
+                                               baseURL: refusedURL, operationID: operations[0]) { _, _, _ in (HTTPResponse(status: .ok), nil) }
+            #expect(metrics.counterTotal(label: "second_requests_total") == 1)
+            #expect(metrics.counterTotal(label: "first_requests_total") == 1_200)
+        }
+
         /// Once a call has ended, nothing of it is left holding what its middlewares report to: a
         /// call used to keep its own context, and with it the logger, the metrics factory and the
         /// parsed body, for the life of the process.

@@ -19,13 +19,20 @@ import OpenAPIRuntime
 /// ID), never the concrete path, so identifiers in paths do not multiply the series.
 public struct MetricsMiddleware: ClientMiddleware {
     /// The first part of every metric's label.
-    public var prefix: String
+    public var prefix: String {
+        didSet { handles = MetricHandles(prefix: prefix, factory: factory) }
+    }
     /// Where the metrics go; the bootstrapped `MetricsSystem` unless given.
-    public var factory: any MetricsFactory
+    public var factory: any MetricsFactory {
+        didSet { handles = MetricHandles(prefix: prefix, factory: factory) }
+    }
+    /// Copies of this middleware share them, as they share the factory.
+    private var handles: MetricHandles
 
     public init(prefix: String = "backstop", factory: any MetricsFactory = MetricsSystem.factory) {
         self.prefix = prefix
         self.factory = factory
+        self.handles = MetricHandles(prefix: prefix, factory: factory)
     }
 
     public func intercept(
@@ -44,29 +51,26 @@ public struct MetricsMiddleware: ClientMiddleware {
 
     /// Counts one token refresh, with `outcome` such as `succeeded` or `failed`.
     public func recordRefresh(outcome: String) {
-        Counter(label: "\(prefix)_refreshes_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        handles.counter("refreshes_total", dimensions: [("outcome", outcome)]).increment()
     }
 
     private func record(_ outcome: RequestOutcome) {
         let operation = ("operation", outcome.operationID)
-        let method = ("method", outcome.method.rawValue)
-        Counter(label: "\(prefix)_requests_total",
-                dimensions: [operation, method, ("status", outcome.status.map { "\($0.code)" } ?? "none")],
-                factory: factory).increment()
+        let request = handles.request(operation: outcome.operationID, method: outcome.method.rawValue,
+                                      status: outcome.status.map { $0.code })
+        request.count.increment()
         let (seconds, attoseconds) = outcome.duration.components
-        Timer(label: "\(prefix)_request_duration", dimensions: [operation, method], factory: factory)
-            .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        request.duration.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         if let failure = outcome.failure {
             // Two parts of the grouping identifier: the kind, without codes' messages or paths.
             let kind = failure.identifier.split(separator: ".").prefix(2).joined(separator: ".")
-            Counter(label: "\(prefix)_failures_total",
-                    dimensions: [operation, ("layer", failure.layer), ("kind", kind)], factory: factory).increment()
+            handles.counter("failures_total", dimensions: [operation, ("layer", failure.layer), ("kind", kind)]).increment()
         }
         for reason in outcome.retries {
-            Counter(label: "\(prefix)_retries_total", dimensions: [operation, ("reason", reason)], factory: factory).increment()
+            handles.counter("retries_total", dimensions: [operation, ("reason", reason)]).increment()
         }
         if outcome.repairs > 0 {
-            Counter(label: "\(prefix)_repairs_total", dimensions: [operation], factory: factory).increment(by: outcome.repairs)
+            handles.repairs(operation: outcome.operationID).increment(by: outcome.repairs)
         }
     }
 }
