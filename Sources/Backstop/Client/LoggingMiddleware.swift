@@ -55,10 +55,13 @@ public struct LoggingMiddleware: ClientMiddleware {
     }
 
     private func secrets(of request: HTTPRequest) -> [String] {
-        var values = request.headerFields
-            .filter { Self.alwaysSecret.contains($0.name) || secretHeaderFields.contains($0.name) }
-            .map(\.value)
-        if !secretQueryItems.isEmpty, let path = request.path, let items = URLComponents(string: path)?.queryItems {
+        var values: [String] = []
+        for field in request.headerFields where Self.alwaysSecret.contains(field.name) || secretHeaderFields.contains(field.name) {
+            values.append(field.value)
+        }
+        // Most paths have no query: only a path with one is parsed for secret items.
+        if !secretQueryItems.isEmpty, let path = request.path, path.utf8.contains(UInt8(ascii: "?")),
+           let items = URLComponents(string: path)?.queryItems {
             for item in items where secretQueryItems.contains(item.name) {
                 guard let value = item.value else { continue }
                 values.append(value)
@@ -66,6 +69,7 @@ public struct LoggingMiddleware: ClientMiddleware {
                 if let encoded = value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { values.append(encoded) }
             }
         }
+        if values.isEmpty { return values }
         // Longest first, so a secret that contains another is replaced whole.
         return values.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
@@ -74,30 +78,36 @@ public struct LoggingMiddleware: ClientMiddleware {
         func scrub(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.redacted) }
         }
+        let method = outcome.method.rawValue
         let path = scrub(outcome.path)
-        let milliseconds = Double(outcome.duration.components.seconds) * 1000
-            + Double(outcome.duration.components.attoseconds) / 1e15
-        var metadata: Logger.Metadata = [
-            "method": "\(outcome.method.rawValue)",
-            "path": "\(path)",
-            "operation": "\(scrub(outcome.operationID))",
-            "duration_ms": "\(Int(milliseconds.rounded()))",
-            "attempts": "\(outcome.attempts)",
-            "repairs": "\(outcome.repairs)",
-        ]
-        var message = "\(outcome.method.rawValue) \(path) → "
+        let (seconds, attoseconds) = outcome.duration.components
+        let milliseconds = String(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded()))
+        let attempts = String(outcome.attempts), repairs = String(outcome.repairs)
+        var metadata = Logger.Metadata(minimumCapacity: 10)
+        metadata["method"] = .string(method)
+        metadata["path"] = .string(path)
+        metadata["operation"] = .string(scrub(outcome.operationID))
+        metadata["duration_ms"] = .string(milliseconds)
+        metadata["attempts"] = .string(attempts)
+        metadata["repairs"] = .string(repairs)
+        var message = method
+        message += " "
+        message += path
+        message += " → "
         if let status = outcome.status {
-            metadata["status"] = "\(status.code)"
-            message += "\(status.code) "
+            let code = String(status.code)
+            metadata["status"] = .string(code)
+            message += code
+            message += " "
         }
-        message += "in \(Int(milliseconds.rounded())) ms, \(outcome.attempts) attempt\(outcome.attempts == 1 ? "" : "s"), "
-        message += "\(outcome.repairs) repair\(outcome.repairs == 1 ? "" : "s")"
-        if !outcome.retries.isEmpty { metadata["retries"] = "\(outcome.retries.joined(separator: ","))" }
+        message += "in \(milliseconds) ms, \(attempts) attempt\(outcome.attempts == 1 ? "" : "s"), \(repairs) repair\(outcome.repairs == 1 ? "" : "s")"
+        if !outcome.retries.isEmpty { metadata["retries"] = .string(outcome.retries.joined(separator: ",")) }
         if let failure = outcome.failure {
             let description = scrub(failure.description)
-            metadata["layer"] = "\(failure.layer)"
-            metadata["error"] = "\(description)"
-            message += ": \(description)"
+            metadata["layer"] = .string(failure.layer)
+            metadata["error"] = .string(description)
+            message += ": "
+            message += description
         }
         logger.log(level: level, "\(message)", metadata: metadata)
     }
