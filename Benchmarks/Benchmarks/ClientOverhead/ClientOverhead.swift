@@ -5,7 +5,9 @@
 //   contract and decoder the client uses, so both sides do the same decoding work;
 // - "APIClient": `APIClient.send`, no middlewares: endpoint, context, timeout, size limit;
 // - "APIClient+middlewares": with logging (a handler at info that keeps nothing), metrics (no-op)
-//   and retry.
+//   and retry;
+// - "raw+childTask": "raw" inside a child task started at once, as APIClient runs each exchange
+//   so that its timeout can cancel it: the floor under APIClient's cost.
 // Compare each with "raw" of the same transport; the goal is at most 1.05x.
 //
 // Each benchmark runs in its own process with its own Hummingbird server on 127.0.0.1. The
@@ -43,15 +45,16 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
-    // The three contenders of one transport interleaved in one process, request by request in
+    // The contenders of one transport interleaved in one process, request by request in
     // rotating order, so drift between processes and load that comes and goes touch each alike.
-    // Each iteration times 300 rounds and reports each client's median over raw's, in per mille.
+    // Each iteration times 300 rounds and reports each contender's median over raw's, in per mille.
     for transport in TransportKind.allCases {
         let overClient = BenchmarkMetric.custom("APIClient over raw (‰)", useScalingFactor: false)
         let overMiddlewares = BenchmarkMetric.custom("APIClient+middlewares over raw (‰)", useScalingFactor: false)
+        let overChild = BenchmarkMetric.custom("raw+childTask over raw (‰)", useScalingFactor: false)
         Benchmark("client/\(transport.rawValue)/interleaved",
-                  configuration: .init(metrics: [overClient, overMiddlewares], warmupIterations: 1, maxDuration: .seconds(20),
-                                       maxIterations: 9)) { (benchmark: Benchmark, requests: [Request]) async throws in
+                  configuration: .init(metrics: [overClient, overMiddlewares, overChild], warmupIterations: 1,
+                                       maxDuration: .seconds(20), maxIterations: 9)) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
                 var times = [[Duration]](repeating: [], count: requests.count)
                 for round in 0..<300 {
@@ -66,6 +69,7 @@ let benchmarks: @Sendable () -> Void = {
                 func perMille(_ contender: Int) -> Int { Int(((medians[contender] / medians[0]) - 1) * 1000) }
                 benchmark.measurement(overClient, perMille(1))
                 benchmark.measurement(overMiddlewares, perMille(2))
+                benchmark.measurement(overChild, perMille(3))
             }
         } setup: {
             let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
@@ -149,6 +153,7 @@ enum Contender: String, CaseIterable {
     case raw
     case client = "APIClient"
     case clientWithMiddlewares = "APIClient+middlewares"
+    case rawInChildTask = "raw+childTask"
 
     func prepare<Payload: Decodable & Equatable & Sendable>(
         transport: any ClientTransport, server: URL, path: String, expecting expected: Payload
@@ -156,14 +161,31 @@ enum Contender: String, CaseIterable {
         let decoder = ResilientJSONDecoder()
         let request: @Sendable () async throws -> Payload
         switch self {
-        case .raw:
+        case .raw, .rawInChildTask:
             let httpRequest = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/" + path,
                                           headerFields: [.accept: "application/json"])
-            request = {
+            let raw: @Sendable () async throws -> Payload = {
                 let (response, body) = try await transport.send(httpRequest, body: nil, baseURL: server, operationID: "GET \(path)")
                 let data = try await Data(collecting: body ?? HTTPBody(), upTo: 10 << 20)
                 return try backendB.unwrap(Payload.self, from: data, response: response, decoder: decoder,
                                            throwing: APIError<NoModuleCodes, NoModuleCodes>.self).value
+            }
+            // The same in a child task started at once, as APIClient runs each exchange so its
+            // timeout can cancel it: what that task alone costs, thread hop included.
+            guard self == .rawInChildTask else {
+                request = raw
+                break
+            }
+            request = {
+                try await withThrowingTaskGroup(of: Payload.self) { group in
+                    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                        group.addImmediateTask(operation: raw)
+                    } else {
+                        group.addTask(operation: raw)
+                    }
+                    guard let payload = try await group.next() else { throw LocalServer.Failure("the child task gave nothing") }
+                    return payload
+                }
             }
         case .client, .clientWithMiddlewares:
             let middlewares: [any ClientMiddleware] = self == .client ? [] : [
