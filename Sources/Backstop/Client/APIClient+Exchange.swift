@@ -41,6 +41,8 @@ extension APIClient {
                 _ = deadlines.finish(call)
                 return exchanged
             }
+            // Started on this thread rather than enqueued: no thread is woken to begin the call, and
+            // a transport that answers without suspending finishes it here.
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
                 group.addImmediateTask(operation: work)
             } else {
