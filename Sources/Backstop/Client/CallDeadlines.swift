@@ -85,13 +85,13 @@ private final class ClockDeadlines: CallDeadlines {
     }
 
     private func fire(_ generation: UInt64) {
-        let now = now()
+        let current = now()
         state.withLock { state in
             guard state.timer?.generation == generation else { return }
             state.timer = nil
             var earliest: Duration?
             for (id, call) in state.calls {
-                if call.deadline <= now {
+                if call.deadline <= current {
                     // Under the lock: a registered call's task is still running its exchange.
                     call.task.cancel()
                     state.calls[id] = nil

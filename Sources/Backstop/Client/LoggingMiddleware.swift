@@ -69,7 +69,6 @@ public struct LoggingMiddleware: ClientMiddleware {
                 if let encoded = value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { values.append(encoded) }
             }
         }
-        if values.isEmpty { return values }
         // Longest first, so a secret that contains another is replaced whole.
         return values.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
@@ -90,24 +89,20 @@ public struct LoggingMiddleware: ClientMiddleware {
         metadata["duration_ms"] = .string(milliseconds)
         metadata["attempts"] = .string(attempts)
         metadata["repairs"] = .string(repairs)
-        var message = method
-        message += " "
-        message += path
-        message += " → "
+        var message = "\(method) \(path) → "
         if let status = outcome.status {
             let code = String(status.code)
             metadata["status"] = .string(code)
-            message += code
-            message += " "
+            message += "\(code) "
         }
-        message += "in \(milliseconds) ms, \(attempts) attempt\(outcome.attempts == 1 ? "" : "s"), \(repairs) repair\(outcome.repairs == 1 ? "" : "s")"
+        message += "in \(milliseconds) ms, \(attempts) attempt\(outcome.attempts == 1 ? "" : "s"), "
+        message += "\(repairs) repair\(outcome.repairs == 1 ? "" : "s")"
         if !outcome.retries.isEmpty { metadata["retries"] = .string(outcome.retries.joined(separator: ",")) }
         if let failure = outcome.failure {
             let description = scrub(failure.description)
             metadata["layer"] = .string(failure.layer)
             metadata["error"] = .string(description)
-            message += ": "
-            message += description
+            message += ": \(description)"
         }
         logger.log(level: level, "\(message)", metadata: metadata)
     }

@@ -40,26 +40,32 @@ final class MetricHandles: Sendable {
 
     /// `backstop_requests_total` and `backstop_request_duration` for one operation, method and status.
     func request(operation: String, method: String, status: Int?) -> (count: Counter, duration: Timer) {
-        let key = RequestKey(operation: operation, method: method, status: status)
-        if let request = kept.withLock({ $0.requests[key] }) { return (request.count, request.duration) }
-        let made = Request(
-            count: Counter(label: "\(prefix)_requests_total",
-                           dimensions: [("operation", operation), ("method", method), ("status", status.map { "\($0)" } ?? "none")],
-                           factory: factory),
-            duration: Timer(label: "\(prefix)_request_duration", dimensions: [("operation", operation), ("method", method)],
-                            factory: factory))
-        kept.withLock { kept in
-            if kept.count < Self.limit, kept.requests[key] == nil { kept.requests[key] = made }
+        let request = reused(RequestKey(operation: operation, method: method, status: status), in: \.requests) {
+            Request(
+                count: Counter(label: "\(prefix)_requests_total",
+                               dimensions: [("operation", operation), ("method", method), ("status", status.map { "\($0)" } ?? "none")],
+                               factory: factory),
+                duration: Timer(label: "\(prefix)_request_duration", dimensions: [("operation", operation), ("method", method)],
+                                factory: factory))
         }
-        return (made.count, made.duration)
+        return (request.count, request.duration)
     }
 
     /// `backstop_repairs_total` for one operation.
     func repairs(operation: String) -> Counter {
-        if let counter = kept.withLock({ $0.repairs[operation] }) { return counter }
-        let made = Counter(label: "\(prefix)_repairs_total", dimensions: [("operation", operation)], factory: factory)
+        reused(operation, in: \.repairs) {
+            Counter(label: "\(prefix)_repairs_total", dimensions: [("operation", operation)], factory: factory)
+        }
+    }
+
+    /// The series kept under `key` in `table`, or one `make`s, kept while there is room.
+    private func reused<Key: Hashable, Value>(
+        _ key: Key, in table: WritableKeyPath<Kept, [Key: Value]>, make: () -> Value
+    ) -> Value {
+        if let value = kept.withLock({ $0[keyPath: table][key] }) { return value }
+        let made = make()
         kept.withLock { kept in
-            if kept.count < Self.limit, kept.repairs[operation] == nil { kept.repairs[operation] = made }
+            if kept.count < Self.limit, kept[keyPath: table][key] == nil { kept[keyPath: table][key] = made }
         }
         return made
     }
