@@ -96,12 +96,13 @@ extension BackstopClient {
         }
 
         /// The slow answer waits on the server's test clock, which nobody advances: only the
-        /// cancellation can end the call; the server drops the answer when it stops.
+        /// cancellation can end the call; the server drops the answer when it stops. With a
+        /// timeout the exchange runs in its own task, without one in the caller's: both hear it.
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test(arguments: TransportKind.allCases)
-        func cancellingTheTaskEndsTheCallAtOnceAsCancelled(transport: TransportKind) async throws {
+        @Test(arguments: TransportKind.allCases, [nil, Duration.seconds(30)])
+        func cancellingTheTaskEndsTheCallAtOnceAsCancelled(transport: TransportKind, timeout: Duration?) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, transport)
+                let client = makeClient(url, transport, timeout: timeout)
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 let cancelled = ContinuousClock.now
@@ -110,6 +111,34 @@ extension BackstopClient {
                 let elapsed = ContinuousClock.now - cancelled
                 #expect(transportReason(of: error) == .cancelled)
                 #expect(elapsed < .seconds(1), "took \(elapsed)")
+            }
+        }
+
+        /// On an immediate clock any timeout would pass at once; with none, a slow call waits for
+        /// the transport until its task is cancelled.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test func withoutATimeoutTheClientsClockEndsNoCall() async throws {
+            try await withBackend { backend, url in
+                let client = makeClient(url, clock: ImmediateClock())
+                #expect(client.timeout == nil)
+                let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
+                _ = try await backend.requestLog.arrival()
+                call.cancel()
+                #expect(transportReason(of: await call.value) == .cancelled)
+            }
+        }
+
+        /// A client without a timeout leaves each attempt to the transport's own. The transports
+        /// time out on the wall clock, not an injected one: the shortest wait that is still a
+        /// wait is the test's whole cost.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func withoutATimeoutTheTransportsOwnEndsACallAsTimedOut(transport: TransportKind) async throws {
+            try await withBackend { _, url in
+                let client = APIClient<GeneralCode>(baseURL: url, contract: EnvelopeContract.b,
+                                                    transport: transport.make(requestTimeout: 0.2))
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1"))
+                #expect(transportReason(of: error) == .timedOut, "\(String(describing: error))")
             }
         }
 

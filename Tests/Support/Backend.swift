@@ -20,14 +20,15 @@ public func withBackend<Result>(
 
 /// The real client for BadBackend's style B (unless `contract` says otherwise) on `transport`.
 ///
-/// Its clock is a test clock unless given, so no call times out unless the test advances
-/// it; it makes one attempt unless `middlewares` retry.
+/// It has no timeout of its own unless given, as a client made by default; with one, its clock
+/// is a test clock unless given, so no call times out unless the test advances it. It makes
+/// one attempt unless `middlewares` retry.
 public func makeClient(
     _ baseURL: URL,
     _ transport: TransportKind = .urlSession,
     contract: EnvelopeContract = .b,
     middlewares: [any ClientMiddleware] = [],
-    timeout: Duration = .seconds(30),
+    timeout: Duration? = nil,
     maximumResponseBytes: Int = APIClient<GeneralCode>.defaultMaximumResponseBytes,
     clock: any Clock<Duration> = TestClock()
 ) -> APIClient<GeneralCode> {

@@ -1,5 +1,9 @@
 import AsyncHTTPClient
 import Backstop
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
@@ -17,6 +21,20 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
         switch self {
         case .urlSession: URLSessionTransport()
         case .asyncHTTPClient: AsyncHTTPClientTransport(configuration: .init(client: Self.httpClient))
+        }
+    }
+
+    /// A new transport of this kind whose own timeout for each request is `seconds`, as an app
+    /// configures it: the session's `timeoutIntervalForRequest`, or the transport's `timeout`.
+    public func make(requestTimeout seconds: Double) -> any ClientTransport {
+        switch self {
+        case .urlSession:
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = seconds
+            return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+        case .asyncHTTPClient:
+            return AsyncHTTPClientTransport(configuration: .init(client: Self.httpClient,
+                                                                 timeout: .milliseconds(Int64(seconds * 1000))))
         }
     }
 

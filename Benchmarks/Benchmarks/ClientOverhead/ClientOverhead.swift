@@ -3,7 +3,9 @@
 // Benchmarks are named "client/<transport>/<contender>", one request per iteration:
 // - "raw": the `ClientTransport` alone, then the body read and unwrapped with the same
 //   contract and decoder the client uses, so both sides do the same decoding work;
-// - "APIClient": `APIClient.send`, no middlewares: endpoint, context, timeout, size limit;
+// - "APIClient": `APIClient.send` as made by default, no middlewares: endpoint, context, size limit;
+// - "APIClient+timeout": the same with a client timeout, which runs each exchange in a child task
+//   that the timeout can cancel;
 // - "APIClient+middlewares": with logging (a handler at info that keeps nothing), metrics (no-op)
 //   and retry;
 // - "raw+childTask": "raw" inside a child task started at once, as APIClient runs each exchange
@@ -52,8 +54,9 @@ let benchmarks: @Sendable () -> Void = {
         let overClient = BenchmarkMetric.custom("APIClient over raw (‰)", useScalingFactor: false)
         let overMiddlewares = BenchmarkMetric.custom("APIClient+middlewares over raw (‰)", useScalingFactor: false)
         let overChild = BenchmarkMetric.custom("raw+childTask over raw (‰)", useScalingFactor: false)
+        let overTimeout = BenchmarkMetric.custom("APIClient+timeout over raw (‰)", useScalingFactor: false)
         Benchmark("client/\(transport.rawValue)/interleaved",
-                  configuration: .init(metrics: [overClient, overMiddlewares, overChild], warmupIterations: 1,
+                  configuration: .init(metrics: [overClient, overMiddlewares, overChild, overTimeout], warmupIterations: 1,
                                        maxDuration: .seconds(20), maxIterations: 9)) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
                 var times = [[Duration]](repeating: [], count: requests.count)
@@ -70,6 +73,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.measurement(overClient, perMille(1))
                 benchmark.measurement(overMiddlewares, perMille(2))
                 benchmark.measurement(overChild, perMille(3))
+                benchmark.measurement(overTimeout, perMille(4))
             }
         } setup: {
             let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
@@ -154,6 +158,7 @@ enum Contender: String, CaseIterable {
     case client = "APIClient"
     case clientWithMiddlewares = "APIClient+middlewares"
     case rawInChildTask = "raw+childTask"
+    case clientWithTimeout = "APIClient+timeout"
 
     func prepare<Payload: Decodable & Equatable & Sendable>(
         transport: any ClientTransport, server: URL, path: String, expecting expected: Payload
@@ -187,14 +192,15 @@ enum Contender: String, CaseIterable {
                     return payload
                 }
             }
-        case .client, .clientWithMiddlewares:
-            let middlewares: [any ClientMiddleware] = self == .client ? [] : [
+        case .client, .clientWithMiddlewares, .clientWithTimeout:
+            let middlewares: [any ClientMiddleware] = self != .clientWithMiddlewares ? [] : [
                 LoggingMiddleware(logger: Logger(label: "bench", factory: { _ in DiscardingLogHandler() })),
                 MetricsMiddleware(),
                 RetryMiddleware(),
             ]
             let client = APIClient<NoModuleCodes>(baseURL: server, contract: backendB, decoder: decoder,
-                                                  middlewares: middlewares, transport: transport)
+                                                  middlewares: middlewares, transport: transport,
+                                                  timeout: self == .clientWithTimeout ? .seconds(60) : nil)
             let endpoint = Endpoint<Payload, NoModuleCodes>(.get, path)
             request = { try await client.send(endpoint) }
         }

@@ -20,20 +20,30 @@ extension APIClient {
     }
 
     /// Sends the request through the chain and reads the whole response body, within the
-    /// timeout and the size limit; ``apiError(for:)`` says what a thrown error amounts to.
+    /// size limit and `timeout` if there is one; ``apiError(for:)`` says what a thrown error amounts to.
     func exchange(
-        _ request: (HTTPRequest, HTTPBody?), operationID: String, timeout: Duration
+        _ request: (HTTPRequest, HTTPBody?), operationID: String, timeout: Duration?
     ) async throws -> (HTTPResponse, Data) {
         let send = chain(operationID: operationID)
-        let (baseURL, limit, deadlines) = (baseURL, maximumResponseBytes, deadlines)
+        let (baseURL, limit) = (baseURL, maximumResponseBytes)
+        let run: @Sendable () async throws -> Exchanged = {
+            let (response, body) = try await send(request.0, request.1, baseURL)
+            return Exchanged(response: response, body: try await BodyCollection.collect(body, upTo: limit))
+        }
+        // Without a timeout the caller's own task runs the exchange: its cancellation is the only
+        // one there is, and the response resumes the caller directly.
+        guard let timeout else {
+            let exchanged = try await run()
+            return (exchanged.response, exchanged.body)
+        }
+        let deadlines = deadlines
         // One child task, so the timeout can cancel the exchange without cancelling the caller.
         return try await withThrowingTaskGroup(of: Exchanged.self) { group in
             let work: @Sendable () async throws -> Exchanged = {
                 let call = deadlines.start(timeout)
                 let exchanged: Exchanged
                 do {
-                    let (response, body) = try await send(request.0, request.1, baseURL)
-                    exchanged = Exchanged(response: response, body: try await BodyCollection.collect(body, upTo: limit))
+                    exchanged = try await run()
                 } catch {
                     if deadlines.finish(call) { throw TimedOut(timeout: timeout) }
                     throw error

@@ -25,8 +25,8 @@ import OpenAPIURLSession
 /// 3. ``RetryMiddleware``: attempts.
 /// 4. Authentication: applies the credential to each attempt and refreshes it.
 ///
-/// - A call ends with the endpoint's timeout (else ``timeout``) as `.transport`
-///   `timedOut`, and a cancelled task ends it at once as `.transport` `cancelled`.
+/// - A call that outlives the endpoint's timeout (else ``timeout``, if any) ends as
+///   `.transport` `timedOut`, and a cancelled task ends it at once as `.transport` `cancelled`.
 /// - A response body larger than ``maximumResponseBytes`` is `.client` `responseTooLarge`.
 /// - A path that makes no URL, or a body that cannot be encoded, is a `.client` error
 ///   (`invalidURL`, `unencodableBody`) that names it.
@@ -48,8 +48,15 @@ public struct APIClient<General: ServerCode>: Sendable {
     public var middlewares: [any ClientMiddleware]
     /// `URLSessionTransport` unless given.
     public var transport: any ClientTransport
-    /// How long a call may take, retries included, unless its endpoint says otherwise.
-    public var timeout: Duration
+    /// How long a call may take, retries and backoff included, unless its endpoint says otherwise.
+    ///
+    /// `nil` (the default) leaves each attempt to the transport's own timeout, a minute unless
+    /// configured: `URLSessionTransport`'s session's `timeoutIntervalForRequest`, or
+    /// `AsyncHTTPClientTransport`'s `timeout`. Either ends the attempt as `.transport`
+    /// `timedOut`, which ``RetryMiddleware`` may retry. A timeout here bounds the whole call, at
+    /// a cost: each exchange then runs in a child task, so the timeout can cancel it without
+    /// cancelling the caller, and the response reaches the caller through that task.
+    public var timeout: Duration?
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`.
     public var maximumResponseBytes: Int
     /// Times out calls; tests pass a `TestClock`.
@@ -67,7 +74,7 @@ public struct APIClient<General: ServerCode>: Sendable {
         decoder: ResilientJSONDecoder = ResilientJSONDecoder(reporter: LoggingRepairReporter()),
         middlewares: [any ClientMiddleware] = [],
         transport: any ClientTransport = URLSessionTransport(),
-        timeout: Duration = .seconds(60),
+        timeout: Duration? = nil,
         maximumResponseBytes: Int = defaultMaximumResponseBytes,
         clock: any Clock<Duration> = ContinuousClock()
     ) {

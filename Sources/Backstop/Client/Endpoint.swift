@@ -22,7 +22,8 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     public var body: RequestBody?
     /// The contract for this endpoint alone, such as an old API without envelopes.
     public var contract: (any ResponseContract)?
-    /// How long the whole call may take, retries included.
+    /// How long the whole call may take, retries and backoff included; `nil` takes the client's
+    /// ``APIClient/timeout``.
     public var timeout: Duration?
     /// The retry rules for this endpoint; ``RetryPolicy/never`` turns retries off.
     public var retry: RetryPolicy?
