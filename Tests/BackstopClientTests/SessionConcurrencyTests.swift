@@ -58,7 +58,11 @@ extension BackstopClient {
                 for _ in 0..<calls { group.addTask { await session.account() } }
                 if let midway {
                     // The sign-in, then half the calls.
-                    _ = await session.backend.requestLog.entries(atLeast: 1 + calls / 2)
+                    do {
+                        _ = try await session.backend.requestLog.entries(atLeast: 1 + calls / 2)
+                    } catch {
+                        Issue.record(error)
+                    }
                     await midway()
                 }
                 return await group.reduce(into: []) { $0.append($1) }

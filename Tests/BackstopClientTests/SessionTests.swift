@@ -71,7 +71,7 @@ extension BackstopClient {
             try await Session.run(transport) { session in
                 // Held by the backend until its clock reaches 120 s; only its first attempt is slow.
                 async let slow = session.account("scenarios/slow/b/account", query: ["failures": "1"])
-                _ = await session.backend.requestLog.entries(atLeast: 2)
+                _ = try await session.backend.requestLog.entries(atLeast: 2)
                 await session.expireToken()
                 #expect(await session.account() == .success(Account(id: 1)))
                 await session.clock.advance(by: .seconds(20))
@@ -89,7 +89,7 @@ extension BackstopClient {
                 await session.expireToken()
                 async let first = session.account()
                 // The refresh has reached the backend, which holds it for 120 s on its clock.
-                _ = await session.backend.requestLog.entries(atLeast: 3)
+                _ = try await session.backend.requestLog.entries(atLeast: 3)
                 var arrivals = arrived.makeAsyncIterator()
                 _ = await arrivals.next()
                 async let second = session.account("b/account", query: ["during": "refresh"])

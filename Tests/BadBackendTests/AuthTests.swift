@@ -117,7 +117,7 @@ struct AuthTests {
             let answer = Task {
                 try await Self.refresh(url, tokens.refresh)
             }
-            let entries = await backend.requestLog.entries(atLeast: 2)
+            let entries = try await backend.requestLog.entries(atLeast: 2)
             #expect(entries.last?.credential == tokens.refresh)
             await clock.advance(by: .seconds(6))
             #expect(try await answer.value.value(at: "data.accessToken") as? String == "access-2")

@@ -82,7 +82,7 @@ struct HTTPFaultTests {
         let clock = TestClock()
         try await withBackend(.init(slowAnswerDelay: .seconds(30)), clock: clock) { backend, url in
             let answer = Task { try await HTTP.fetch(url, "/scenarios/slow/b/products/1") }
-            let entries = await backend.requestLog.entries(atLeast: 1)
+            let entries = try await backend.requestLog.entries(atLeast: 1)
             #expect(entries.first?.scenario == .slow)
             // Past the deadline taken before the request was logged: releases it however the
             // server's task and this one interleave.

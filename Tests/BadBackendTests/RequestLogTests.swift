@@ -38,17 +38,25 @@ struct RequestLogTests {
                 for _ in 0..<20 { group.addTask { try await HTTP.fetch(url, "/b/products").status } }
                 for try await status in group { #expect(status == 200) }
             }
-            let entries = await backend.requestLog.entries(atLeast: 20)
+            let entries = try await backend.requestLog.entries(atLeast: 20)
             #expect(entries.map(\.attempt).sorted() == Array(1...20))
         }
     }
 
-    @Test("A wait for entries that never come ends when its task is cancelled")
+    @Test("A wait for entries that never come ends when its task is cancelled, saying so")
     func cancelledWait() async {
         let log = RequestLog()
-        let wait = Task { await log.entries(atLeast: 5) }
+        let wait = Task { () async throws(RequestLog.NotArrived) -> [LoggedRequest] in try await log.entries(atLeast: 5) }
         wait.cancel()
-        #expect(await wait.value.isEmpty)
+        let error = await #expect(throws: RequestLog.NotArrived.self) { try await wait.value }
+        #expect(error?.description == "fewer than 5 requests: the wait was cancelled; the log has 0: []")
+    }
+
+    @Test("A wait for entries that never come ends after its time, saying so")
+    func boundedWait() async {
+        let log = RequestLog()
+        let error = await #expect(throws: RequestLog.NotArrived.self) { try await log.entries(atLeast: 1, within: .milliseconds(1)) }
+        #expect(error?.description == "fewer than 1 request: none arrived within 0.001 seconds; the log has 0: []")
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)

@@ -25,7 +25,7 @@ struct ScenarioTests {
             if scenario == .slow {
                 // The answer waits on the server's clock, from before the request was logged. Past
                 // its deadline, not onto it: a test clock keeps waiting a sleep that starts at its deadline.
-                _ = await backend.requestLog.entries(atLeast: 1)
+                _ = try await backend.requestLog.entries(atLeast: 1)
                 await serverClock.advance(by: backend.configuration.slowAnswerDelay + .seconds(1))
             }
             let outcome = Outcome(await call.value)

@@ -14,12 +14,17 @@ public actor RequestLog {
 
     /// The entries once there are at least `count`; returns at once if there already are.
     ///
-    /// Lets a test wait for a request to reach the server (a slow answer, say) without
-    /// sleeping. The wait has no timeout of its own: a cancelled task (a test past its time
-    /// limit, say) gets the entries so far, possibly fewer than `count`.
-    public func entries(atLeast count: Int) async -> [LoggedRequest] {
-        await wait { $0.count >= count }
-        return entries
+    /// Lets a test wait for requests to reach the server (a slow answer, say) without
+    /// sleeping. Bounded as ``arrival(where:within:)`` is: after `timeout` on the continuous
+    /// clock, or when the waiting task is cancelled, it throws ``NotArrived`` with the log so far.
+    public func entries(atLeast count: Int, within timeout: Duration = .seconds(30)) async throws(NotArrived) -> [LoggedRequest] {
+        guard entries.count < count else { return entries }
+        let arrived = await first(within: timeout) { () async -> [LoggedRequest]? in
+            await self.wait { $0.count >= count }
+            return await self.entries.count >= count ? self.entries : nil
+        }
+        guard let arrived else { throw notArrived("fewer than \(count) request\(count == 1 ? "" : "s")", within: timeout) }
+        return arrived
     }
 
     /// The first request that `matches` (any request by default), once it has arrived;
@@ -35,8 +40,20 @@ public actor RequestLog {
         within timeout: Duration = .seconds(30)
     ) async throws(NotArrived) -> LoggedRequest {
         if let entry = entries.first(where: matches) { return entry }
-        let arrived = await withTaskGroup(of: LoggedRequest?.self) { group in
-            group.addTask { await self.waitForFirst(where: matches) }
+        let arrived = await first(within: timeout) { () async -> LoggedRequest? in
+            await self.wait { $0.contains(where: matches) }
+            return await self.entries.first(where: matches)
+        }
+        guard let arrived else { throw notArrived("no such request", within: timeout) }
+        return arrived
+    }
+
+    /// What `wait` answers, unless `timeout` passes first or the task is cancelled.
+    private func first<Value: Sendable>(
+        within timeout: Duration, _ wait: @escaping @Sendable () async -> Value?
+    ) async -> Value? {
+        await withTaskGroup(of: Value?.self) { group in
+            group.addTask { await wait() }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return nil
@@ -45,22 +62,17 @@ public actor RequestLog {
             group.cancelAll()
             return first
         }
-        guard let arrived else {
-            let why = Task.isCancelled ? "the wait was cancelled" : "none arrived within \(timeout)"
-            throw NotArrived(description: "no such request: \(why); the log has \(entries.count): \(entries.map(\.description))")
-        }
-        return arrived
+    }
+
+    private func notArrived(_ what: String, within timeout: Duration) -> NotArrived {
+        let why = Task.isCancelled ? "the wait was cancelled" : "none arrived within \(timeout)"
+        return NotArrived(description: "\(what): \(why); the log has \(entries.count): \(entries.map(\.description))")
     }
 
     /// No request that a test waited for arrived in time.
     public struct NotArrived: Error, CustomStringConvertible {
         /// Why, with the requests that did arrive.
         public let description: String
-    }
-
-    private func waitForFirst(where matches: @escaping @Sendable (LoggedRequest) -> Bool) async -> LoggedRequest? {
-        await wait { $0.contains(where: matches) }
-        return entries.first(where: matches)
     }
 
     /// Returns once `isReady` holds for the entries, or the task is cancelled.
