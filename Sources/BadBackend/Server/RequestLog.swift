@@ -18,13 +18,10 @@ public actor RequestLog {
     /// sleeping. Bounded as ``arrival(where:within:)`` is: after `timeout` on the continuous
     /// clock, or when the waiting task is cancelled, it throws ``NotArrived`` with the log so far.
     public func entries(atLeast count: Int, within timeout: Duration = .seconds(30)) async throws(NotArrived) -> [LoggedRequest] {
-        guard entries.count < count else { return entries }
-        let arrived = await first(within: timeout) { () async -> [LoggedRequest]? in
-            await self.wait { $0.count >= count }
-            return await self.entries.count >= count ? self.entries : nil
+        guard await holds(within: timeout, { $0.count >= count }) else {
+            throw notArrived("fewer than \(count) request\(count == 1 ? "" : "s")", within: timeout)
         }
-        guard let arrived else { throw notArrived("fewer than \(count) request\(count == 1 ? "" : "s")", within: timeout) }
-        return arrived
+        return entries
     }
 
     /// The first request that `matches` (any request by default), once it has arrived;
@@ -39,26 +36,26 @@ public actor RequestLog {
         where matches: @escaping @Sendable (LoggedRequest) -> Bool = { _ in true },
         within timeout: Duration = .seconds(30)
     ) async throws(NotArrived) -> LoggedRequest {
-        if let entry = entries.first(where: matches) { return entry }
-        let arrived = await first(within: timeout) { () async -> LoggedRequest? in
-            await self.wait { $0.contains(where: matches) }
-            return await self.entries.first(where: matches)
+        guard await holds(within: timeout, { $0.contains(where: matches) }), let entry = entries.first(where: matches) else {
+            throw notArrived("no such request", within: timeout)
         }
-        guard let arrived else { throw notArrived("no such request", within: timeout) }
-        return arrived
+        return entry
     }
 
-    /// What `wait` answers, unless `timeout` passes first or the task is cancelled.
-    private func first<Value: Sendable>(
-        within timeout: Duration, _ wait: @escaping @Sendable () async -> Value?
-    ) async -> Value? {
-        await withTaskGroup(of: Value?.self) { group in
-            group.addTask { await wait() }
+    /// Whether `isReady` holds for the entries, at once or before `timeout` passes, unless the
+    /// task is cancelled first. Entries are only ever added, so once it holds it keeps holding.
+    private func holds(within timeout: Duration, _ isReady: @escaping @Sendable ([LoggedRequest]) -> Bool) async -> Bool {
+        if isReady(entries) { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.wait(until: isReady)
+                return await isReady(self.entries)
+            }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return nil
+                return false
             }
-            let first = await group.next() ?? nil
+            let first = await group.next() ?? false
             group.cancelAll()
             return first
         }
