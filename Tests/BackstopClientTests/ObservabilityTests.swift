@@ -6,6 +6,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import MetricsTestKit
+import Synchronization
 import Testing
 
 extension BackstopClient {
@@ -140,14 +141,13 @@ extension BackstopClient {
         @Test func metricsStayExactPastTheSeriesTheMiddlewareKeeps() async throws {
             let metrics = TestMetrics()
             var middleware = MetricsMiddleware(prefix: "first", factory: metrics)
+            func call(_ operation: String) async throws {
+                _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
+                                                   baseURL: refusedURL, operationID: operation) { _, _, _ in (HTTPResponse(status: .ok), nil) }
+            }
             let operations = (0..<600).map { "GET products/\($0)" }
             for _ in 0..<2 {
-                for operation in operations {
-                    _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
-                                                       baseURL: refusedURL, operationID: operation) { _, _, _ in
-                        (HTTPResponse(status: .ok), nil)
-                    }
-                }
+                for operation in operations { try await call(operation) }
             }
             #expect(metrics.counterTotal(label: "first_requests_total") == 1_200)
             for operation in [operations[0], operations[511], operations[599]] {
@@ -157,8 +157,7 @@ extension BackstopClient {
             }
             // A changed prefix is a new series, not one kept under the old label.
             middleware.prefix = "second"
-            _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
-                                               baseURL: refusedURL, operationID: operations[0]) { _, _, _ in (HTTPResponse(status: .ok), nil) }
+            try await call(operations[0])
             #expect(metrics.counterTotal(label: "second_requests_total") == 1)
             #expect(metrics.counterTotal(label: "first_requests_total") == 1_200)
         }
@@ -188,15 +187,14 @@ extension BackstopClient {
                 #expect(weakMetrics == nil, "a finished call still holds the metrics factory")
             }
         }
-}
+    }
 }
 
 /// Counts the lines a ``CountingLogHandler`` receives.
-private final class LineCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func add() { lock.withLock { count += 1 } }
+private final class LineCount: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
 }
 
 /// A handler at `info` that only counts, holding its counter strongly, as a real handler holds its sink.
