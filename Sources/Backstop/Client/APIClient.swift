@@ -59,7 +59,7 @@ public struct APIClient<General: ServerCode>: Sendable {
     public var timeout: Duration?
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`.
     public var maximumResponseBytes: Int
-    /// Times out calls; tests pass a `TestClock`.
+    /// Times out the calls that have a ``timeout`` (or an endpoint's); tests pass a `TestClock`.
     public var clock: any Clock<Duration> {
         get { clockAndDeadlines.clock }
         set { clockAndDeadlines = (newValue, makeCallDeadlines(newValue)) }
