@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "BackstopJSON", targets: ["BackstopJSON"]),
         .library(name: "Backstop", targets: ["Backstop"]),
+        // Backstop on AsyncHTTPClient, its errors classified by value; the only product with NIO.
+        .library(name: "BackstopAsyncHTTPClient", targets: ["BackstopAsyncHTTPClient"]),
         .executable(name: "backstop", targets: ["BackstopCLI"]),
         // BadBackend: a misbehaving server for tests and demos; never a dependency of Backstop.
         .library(name: "BadBackend", targets: ["BadBackend"]),
@@ -23,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -41,6 +45,21 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             resources: [.process("Resources")]
+        ),
+        // AsyncHTTPClient's transport with typed errors: NIO stays out of `Backstop` itself.
+        .target(
+            name: "BackstopAsyncHTTPClient",
+            dependencies: [
+                "Backstop",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // Named apart from the `Backstop` module so the two never clash on case-insensitive disks.
         .executableTarget(
@@ -73,6 +92,7 @@ let package = Package(
             name: "BackstopTestSupport",
             dependencies: [
                 "Backstop",
+                "BackstopAsyncHTTPClient",
                 "BadBackend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
@@ -129,6 +149,11 @@ let package = Package(
             name: "BackstopClientTests",
             dependencies: [
                 "Backstop",
+                "BackstopAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "BackstopJSON",
                 "BadBackend",
                 "BackstopTestSupport",

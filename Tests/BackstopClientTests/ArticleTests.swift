@@ -42,11 +42,7 @@ extension BackstopClient {
                 let client = APIClient<GeneralCode>(
                     baseURL: url,
                     contract: EnvelopeContract.b,
-                    middlewares: [
-                        LoggingMiddleware(secretQueryItems: ["sig"]),
-                        MetricsMiddleware(),
-                        RetryMiddleware(),
-                    ]
+                    pipeline: ClientPipeline(logging: RequestLogging(secretQueryItems: ["sig"]))
                 )
                 #expect(await Self.show(client, .item(1), { $0 }) == .item(.one))
                 #expect(await Self.show(client, .rename(Item(id: 8, name: "Eight")), \.body) == .item(Item(id: 8, name: "Eight")))

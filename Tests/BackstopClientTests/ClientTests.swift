@@ -102,7 +102,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases, [nil, Duration.seconds(30)])
         func cancellingTheTaskEndsTheCallAtOnceAsCancelled(transport: TransportKind, timeout: Duration?) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, transport, timeout: timeout)
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.timeout = timeout })
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 let cancelled = ContinuousClock.now
@@ -119,8 +119,8 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func withoutATimeoutTheClientsClockEndsNoCall() async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, clock: ImmediateClock())
-                #expect(client.timeout == nil)
+                let client = makeClient(url, pipeline: quietPipeline { $0.clock = ImmediateClock() })
+                #expect(client.pipeline.timeout == nil)
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 call.cancel()
@@ -146,7 +146,7 @@ extension BackstopClient {
         @Test func aCallThatOutlivesItsTimeoutTimesOut() async throws {
             try await withBackend { _, url in
                 // The immediate clock makes every timeout pass at once; the slow answer waits on a clock nobody advances.
-                let client = makeClient(url, clock: ImmediateClock())
+                let client = makeClient(url, pipeline: quietPipeline { $0.clock = ImmediateClock() })
                 let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1", timeout: .seconds(5)))
                 guard case .transport(let failure)? = error else {
                     Issue.record("expected a transport failure, got \(String(describing: error))")
@@ -162,7 +162,7 @@ extension BackstopClient {
         func aCallTimesOutOnTheClientsTestClock(transport: TransportKind) async throws {
             try await withBackend { backend, url in
                 let clock = TestClock()
-                let client = makeClient(url, transport, timeout: .seconds(5), clock: clock)
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.timeout = .seconds(5); $0.clock = clock })
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 // The deadline was taken before the request left, so this passes it however the timer's task interleaves.
@@ -177,7 +177,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func aResponseOverTheLimitIsAnErrorNotARead(transport: TransportKind) async throws {
             try await withBackend { _, url in
-                let client = makeClient(url, transport, maximumResponseBytes: 1_000)
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.maximumResponseBytes = 1_000 })
                 let error = await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "b/sized/5000"))
                 guard case .client(let failure)? = error else {
                     Issue.record("expected a client failure, got \(String(describing: error))")

@@ -10,9 +10,9 @@ import MetricsTestKit
 import Testing
 
 extension BackstopClient {
-    /// The middlewares in the chain an OpenAPI-generated `Client` builds: `UniversalClient`,
+    /// The pipeline as the one middleware in the chain an OpenAPI-generated `Client` builds: `UniversalClient`,
     /// which generated code calls with each operation's serializer and deserializer.
-    @Suite("Middlewares in an OpenAPI-generated client")
+    @Suite("The pipeline in an OpenAPI-generated client")
     struct GeneratedClientTests {
         /// What a generated `getItem` operation does, through `client`.
         static func getItem(_ client: UniversalClient, path: String) async throws -> (status: Int, body: Data) {
@@ -32,11 +32,14 @@ extension BackstopClient {
             try await withBackend { backend, url in
                 let handler = InMemoryLogHandler()
                 let metrics = TestMetrics()
-                let classifier = ServerCodeClassifier(contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
+                let pipeline = quietPipeline {
+                    $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler }, secretQueryItems: ["token"])
+                    $0.metrics = RequestMetrics(factory: metrics)
+                    $0.retry = .default
+                    $0.clock = ImmediateClock()
+                }
                 let client = UniversalClient(serverURL: url, transport: transport.make(), middlewares: [
-                    LoggingMiddleware(logger: Logger(label: "generated") { _ in handler }, secretQueryItems: ["token"]),
-                    MetricsMiddleware(factory: metrics),
-                    RetryMiddleware(classifier: classifier, clock: ImmediateClock()),
+                    PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self),
                 ])
                 let flaky = try await Self.getItem(client, path: "/scenarios/http-503/b/products/1?failures=1&token=s3cret")
                 #expect(flaky.status == 200)
@@ -61,9 +64,13 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func aTransportErrorWrappedInClientErrorIsClassified(transport: TransportKind) async throws {
             let handler = InMemoryLogHandler()
+            let pipeline = quietPipeline {
+                $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler })
+                $0.retry = .default
+                $0.clock = ImmediateClock()
+            }
             let client = UniversalClient(serverURL: refusedURL, transport: transport.make(), middlewares: [
-                LoggingMiddleware(logger: Logger(label: "generated") { _ in handler }),
-                RetryMiddleware(clock: ImmediateClock()),
+                PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self),
             ])
             do {
                 _ = try await Self.getItem(client, path: "/b/products/1")

@@ -25,9 +25,19 @@ extension BackstopClient {
                             headerFields: headers)
         }
 
-        static func logging(_ handler: InMemoryLogHandler) -> LoggingMiddleware {
-            LoggingMiddleware(logger: Logger(label: "test") { _ in handler }, secretHeaderFields: [HTTPField.Name("X-Api-Key")!],
-                              secretQueryItems: ["token"])
+        static func logging(_ handler: InMemoryLogHandler) -> RequestLogging {
+            RequestLogging(logger: Logger(label: "test") { _ in handler }, secretHeaderFields: [HTTPField.Name("X-Api-Key")!],
+                           secretQueryItems: ["token"])
+        }
+
+        /// A pipeline with `logging`, `metrics` and, when `retries`, the default retry rules with waits that pass at once.
+        static func observed(logging: RequestLogging? = nil, metrics: RequestMetrics? = nil, retries: Bool = true) -> ClientPipeline {
+            quietPipeline {
+                $0.logging = logging
+                $0.metrics = metrics
+                if retries { $0.retry = .default }
+                $0.clock = ImmediateClock()
+            }
         }
 
         /// Everything a handler received, as text.
@@ -39,7 +49,7 @@ extension BackstopClient {
         @Test func oneInfoLinePerCallWithItsFacts() async throws {
             try await withBackend { _, url in
                 let handler = InMemoryLogHandler()
-                let client = makeClient(url, middlewares: [Self.logging(handler), RetryMiddleware(clock: ImmediateClock())])
+                let client = makeClient(url, pipeline: Self.observed(logging: Self.logging(handler)))
                 _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                 _ = try await client.send(RetryTests.statusEndpoint(code: 503))
                 let entries = handler.entries
@@ -59,18 +69,18 @@ extension BackstopClient {
             }
         }
 
-        /// Below the logger's level, the middleware stays out of the way; at it, it logs again.
+        /// Below the logger's level, the logging stage stays out of the way; at it, it logs again.
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aLoggerAboveTheLinesLevelGetsNothingAndTheCallIsUnchanged() async throws {
             try await withBackend { _, url in
                 let handler = InMemoryLogHandler()
                 var logger = Logger(label: "test") { _ in handler }
                 logger.logLevel = .warning
-                let quiet = makeClient(url, middlewares: [LoggingMiddleware(logger: logger), RetryMiddleware(clock: ImmediateClock())])
+                let quiet = makeClient(url, pipeline: Self.observed(logging: RequestLogging(logger: logger)))
                 let response = try await quiet.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                 #expect(response.repairs.count == 1)
                 #expect(handler.entries.isEmpty)
-                let loud = makeClient(url, middlewares: [LoggingMiddleware(logger: logger, level: .warning)])
+                let loud = makeClient(url, pipeline: Self.observed(logging: RequestLogging(logger: logger, level: .warning), retries: false))
                 _ = try await loud.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
                 #expect(handler.entries.map(\.level) == [.warning])
             }
@@ -80,7 +90,7 @@ extension BackstopClient {
         @Test func aFailureIsLoggedWithTheErrorsOneLineDescription() async throws {
             try await withBackend { _, url in
                 let handler = InMemoryLogHandler()
-                let client = makeClient(url, middlewares: [Self.logging(handler)])
+                let client = makeClient(url, pipeline: Self.observed(logging: Self.logging(handler), retries: false))
                 let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
                 let entry = try #require(handler.entries.first)
                 #expect(handler.entries.count == 1)
@@ -95,13 +105,13 @@ extension BackstopClient {
         func noSecretReachesTheLogHandler(transport: TransportKind) async throws {
             try await withBackend { _, url in
                 let handler = InMemoryLogHandler()
-                let client = makeClient(url, transport, middlewares: [Self.logging(handler), RetryMiddleware(clock: ImmediateClock())])
+                let client = makeClient(url, transport, pipeline: Self.observed(logging: Self.logging(handler)))
                 let echo: Echo<Item?> = try await client.send(Self.secretEndpoint("b/echo"))
                 // The secrets did reach the server.
                 #expect(echo.headers["authorization"] == Self.secrets[0])
                 _ = await failure(of: client, Self.secretEndpoint("scenarios/http-503/b/echo") as Endpoint<Item, StudyGroupCode>)
                 // A refused connection: the transport's error quotes the whole URL.
-                let refused = makeClient(refusedURL, transport, middlewares: [Self.logging(handler)])
+                let refused = makeClient(refusedURL, transport, pipeline: Self.observed(logging: Self.logging(handler), retries: false))
                 _ = await failure(of: refused, Self.secretEndpoint("b/echo") as Endpoint<Item, StudyGroupCode>)
                 let logged = Self.everything(in: handler)
                 #expect(handler.entries.count == 3)
@@ -116,7 +126,7 @@ extension BackstopClient {
         @Test func metricsCountRequestsFailuresRetriesAndRepairsWithDimensions() async throws {
             try await withBackend { _, url in
                 let metrics = TestMetrics()
-                let client = makeClient(url, middlewares: [MetricsMiddleware(factory: metrics), RetryMiddleware(clock: ImmediateClock())])
+                let client = makeClient(url, pipeline: Self.observed(metrics: RequestMetrics(factory: metrics)))
                 _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1", operationID: "quoted"))
                 _ = try await client.send(RetryTests.statusEndpoint(code: 503, failures: 1))
                 _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1",
@@ -135,13 +145,14 @@ extension BackstopClient {
             }
         }
 
-        /// The middleware keeps each series' counter and timer rather than make them per call; past
+        /// The metrics stage keeps each series' counter and timer rather than make them per call; past
         /// the series it keeps (operation IDs hold identifiers when they default to the path), it
         /// makes them per call again, and every call is still counted and timed once.
-        @Test func metricsStayExactPastTheSeriesTheMiddlewareKeeps() async throws {
+        @Test func metricsStayExactPastTheSeriesTheStageKeeps() async throws {
             let metrics = TestMetrics()
-            var middleware = MetricsMiddleware(prefix: "first", factory: metrics)
+            var pipeline = Self.observed(metrics: RequestMetrics(prefix: "first", factory: metrics), retries: false)
             func call(_ operation: String) async throws {
+                let middleware = PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
                 _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
                                                    baseURL: refusedURL, operationID: operation) { _, _, _ in (HTTPResponse(status: .ok), nil) }
             }
@@ -156,13 +167,13 @@ extension BackstopClient {
                 #expect(try metrics.expectTimer("first_request_duration", [("operation", operation), ("method", "GET")]).values.count == 2)
             }
             // A changed prefix is a new series, not one kept under the old label.
-            middleware.prefix = "second"
+            pipeline.metrics?.prefix = "second"
             try await call(operations[0])
             #expect(metrics.counterTotal(label: "second_requests_total") == 1)
             #expect(metrics.counterTotal(label: "first_requests_total") == 1_200)
         }
 
-        /// Once a call has ended, nothing of it is left holding what its middlewares report to: a
+        /// Once a call has ended, nothing of it is left holding what its stages report to: a
         /// call used to keep its own context, and with it the logger, the metrics factory and the
         /// parsed body, for the life of the process.
         @available(macOS 14, iOS 17, tvOS 17, *)
@@ -176,8 +187,8 @@ extension BackstopClient {
                     let metrics = TestMetrics()
                     (weakLines, weakMetrics) = (lines, metrics)
                     let logger = Logger(label: "test") { _ in CountingLogHandler(lines: lines) }
-                    let client = makeClient(url, transport, middlewares: [LoggingMiddleware(logger: logger), MetricsMiddleware(factory: metrics),
-                                                                         RetryMiddleware(clock: ImmediateClock())])
+                    let client = makeClient(url, transport, pipeline: Self.observed(logging: RequestLogging(logger: logger),
+                                                                                         metrics: RequestMetrics(factory: metrics)))
                     _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                     _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
                     #expect(lines.value == 2)

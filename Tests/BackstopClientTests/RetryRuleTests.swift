@@ -43,10 +43,10 @@ extension BackstopClient {
             Rule(.get, .transport(.cancelled), false), Rule(.get, .transport(.offline), false),
             Rule(.get, .transport(.tlsFailure), false), Rule(.get, .transport(.other), false),
             Rule(.post, .transport(.timedOut), false),
-            // Business and decoding failures.
+            // Business failures.
             Rule(.get, .server(.rateLimited), true), Rule(.get, .server(.tokenExpired), false),
             Rule(.get, .server(.maintenance), false), Rule(.get, .server(.signInRequired), false),
-            Rule(.get, .server(nil), false), Rule(.get, .decoding, false),
+            Rule(.get, .server(nil), false),
             // The limit: two retries, three attempts.
             Rule(.get, .status(503), retries: 1, true), Rule(.get, .status(503), retries: 2, false),
         ]

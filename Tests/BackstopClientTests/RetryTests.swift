@@ -11,8 +11,11 @@ extension BackstopClient {
     @Suite("Retry against a real server")
     struct RetryTests {
         /// Retry with the default rules, waits that pass at once, and a budget of its own.
-        static func retry(clock: any Clock<Duration> = ImmediateClock(), policy: RetryPolicy = .default) -> RetryMiddleware {
-            RetryMiddleware(policy: policy, clock: clock)
+        static func retrying(clock: any Clock<Duration> = ImmediateClock(), policy: RetryPolicy = .default) -> ClientPipeline {
+            quietPipeline {
+                $0.retry = policy
+                $0.clock = clock
+            }
         }
 
         /// The path of product 1 answering `code` while its scenario lasts.
@@ -29,7 +32,7 @@ extension BackstopClient {
         @Test(arguments: [408, 429, 500, 502, 503, 504])
         func retryableStatusesAreRetried(code: Int) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, middlewares: [Self.retry()])
+                let client = makeClient(url, pipeline: Self.retrying())
                 let response = try await client.response(for: Self.statusEndpoint(code: code))
                 #expect(response.attempts == 2)
                 #expect(response.payload == .one)
@@ -41,7 +44,7 @@ extension BackstopClient {
         @Test(arguments: [400, 404, 409, 501])
         func otherStatusesAreNot(code: Int) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, middlewares: [Self.retry()])
+                let client = makeClient(url, pipeline: Self.retrying())
                 let error = await failure(of: client, Self.statusEndpoint(code: code))
                 #expect(error?.layer == .http)
                 #expect(await backend.hits(Self.statusPath(code)) == 1)
@@ -52,7 +55,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func attemptsStopAtTheLimit(transport: TransportKind) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, transport, middlewares: [Self.retry()])
+                let client = makeClient(url, transport, pipeline: Self.retrying())
                 let error = await failure(of: client, Self.statusEndpoint(code: 503, failures: 10))
                 guard case .http(let http)? = error else {
                     Issue.record("expected an HTTP failure, got \(String(describing: error))")
@@ -67,7 +70,7 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func postIsNotRetriedUnlessTheEndpointSaysItIsIdempotent() async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, middlewares: [Self.retry()])
+                let client = makeClient(url, pipeline: Self.retrying())
                 func endpoint(_ method: HTTPRequest.Method, _ name: String, isIdempotent: Bool? = nil) -> Endpoint<Echo<Item>, StudyGroupCode> {
                     Endpoint(method, "scenarios/http-503/b/echo/\(name)", query: [URLQueryItem(name: "failures", value: "1")],
                              body: method == .get ? nil : .json(Item.one), isIdempotent: isIdempotent)
@@ -86,7 +89,7 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func anEndpointCanTurnRetriesOff() async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, middlewares: [Self.retry()])
+                let client = makeClient(url, pipeline: Self.retrying())
                 var endpoint = Self.statusEndpoint(code: 503)
                 endpoint.retry = .never
                 #expect(await failure(of: client, endpoint)?.layer == .http)
@@ -97,7 +100,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func aRefusedConnectionIsRetried(transport: TransportKind) async throws {
             let counter = AttemptCounter()
-            let client = makeClient(refusedURL, transport, middlewares: [Self.retry(), counter])
+            let client = makeClient(refusedURL, transport, pipeline: quietPipeline { $0.retry = .default; $0.clock = ImmediateClock(); $0.middlewares = [counter] })
             let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
             #expect(transportReason(of: error) == .cannotConnectToHost)
             #expect(counter.attempts == 3)
@@ -106,7 +109,7 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aRateLimitedBusinessCodeIsRetriedOtherCodesAreNot() async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, middlewares: [Self.retry()])
+                let client = makeClient(url, pipeline: Self.retrying())
                 let response = try await client.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/rate-limited/b/products/1", query: [
                     URLQueryItem(name: "failures", value: "1"),
                 ]))
@@ -125,7 +128,7 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aDecodingFailureIsNotRetried() async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, middlewares: [Self.retry()])
+                let client = makeClient(url, pipeline: Self.retrying())
                 #expect(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/truncated-body/b/products/1"))?.layer == .decoding)
                 #expect(await backend.hits("/scenarios/truncated-body/b/products/1") == 1)
             }
@@ -135,7 +138,7 @@ extension BackstopClient {
         @Test func retryAfterSecondsAreWaitedInsteadOfTheBackoff() async throws {
             try await withBackend { _, url in
                 let clock = RecordingClock()
-                let client = makeClient(url, middlewares: [Self.retry(clock: clock)])
+                let client = makeClient(url, pipeline: Self.retrying(clock: clock))
                 _ = try await client.send(Self.statusEndpoint(code: 503, failures: 2, retryAfter: "7"))
                 #expect(clock.sleeps == [.seconds(7), .seconds(7)])
             }
@@ -147,22 +150,27 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func retryAfterDatesInEachFormAreWaitedCappedAndMalformedOnesIgnored() async throws {
             let clock = RecordingClock()
-            let retry = RetryMiddleware(policy: RetryPolicy(maximumRetryAfter: .seconds(20)), clock: clock, random: { 1 })
+            let retrying = quietPipeline {
+                $0.retry = RetryPolicy(maximumRetryAfter: .seconds(20))
+                $0.clock = clock
+                $0.random = { 1 }
+            }
             for retryAfter in ["Wed, 21 Oct 2099 07:28:03 GMT", "Wednesday, 21-Oct-15 07:28:10 GMT", "Wed Oct 21 07:28:15 2099",
                                "Wed, 21 Oct 2015 07:28:00 GMT", "in a while"] {
                 try await withBackend { _, url in
-                    let client = makeClient(url, middlewares: [retry])
+                    let client = makeClient(url, pipeline: retrying)
                     _ = try await client.send(Self.statusEndpoint(code: 503, retryAfter: retryAfter))
                 }
             }
-            #expect(clock.sleeps == [.seconds(20), .zero, .seconds(20), .zero, .milliseconds(500)])
+            // A date in the past is no wait, and no wait is no sleep.
+            #expect(clock.sleeps == [.seconds(20), .seconds(20), .milliseconds(500)])
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func theBodyIsReplayedExactlyOnEveryAttempt(transport: TransportKind) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, transport, middlewares: [Self.retry()])
+                let client = makeClient(url, transport, pipeline: Self.retrying())
                 let item = Item(id: 12, name: "Twelve")
                 var endpoint = Endpoint<Echo<Item>, StudyGroupCode>(.post, "scenarios/http-503/b/echo", query: [
                     URLQueryItem(name: "failures", value: "2"),
@@ -186,7 +194,11 @@ extension BackstopClient {
                     continuation.finish()
                 }
                 let body = HTTPBody(stream, length: .unknown, iterationBehavior: .single)
-                let retry = RetryMiddleware(policy: RetryPolicy(retryableMethods: [.post]), clock: ImmediateClock())
+                let pipeline = quietPipeline {
+                    $0.retry = RetryPolicy(retryableMethods: [.post])
+                    $0.clock = ImmediateClock()
+                }
+                let retry = PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
                 let sender = transport.make()
                 var request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/scenarios/http-503/b/echo?failures=2")
                 request.headerFields[.contentType] = "application/json"
@@ -203,7 +215,7 @@ extension BackstopClient {
         @Test func cancellingDuringTheBackoffEndsTheWaitAtOnce() async throws {
             try await withBackend { backend, url in
                 // A test clock nobody advances: the backoff would wait forever.
-                let client = makeClient(url, middlewares: [Self.retry(clock: TestClock())])
+                let client = makeClient(url, pipeline: Self.retrying(clock: TestClock()))
                 let call = Task { await failure(of: client, Self.statusEndpoint(code: 503, failures: 5)) }
                 _ = try await backend.requestLog.arrival()
                 let cancelled = ContinuousClock.now

@@ -39,31 +39,24 @@ struct BackendBAuthenticator: Authenticator {
 
 extension BackstopClient.ArticleTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test func theArticlesSessionMiddlewaresInAClientAndAGeneratedClient() async throws {
+    @Test func theArticlesSessionInAClientAndAGeneratedClient() async throws {
         try await withBackend { _, baseURL in
             let savedTokens = try await APIClient<GeneralCode>(baseURL: baseURL, contract: EnvelopeContract.b).send(.signIn)
-            let metrics = MetricsMiddleware()
-            let general = GeneralCodeMiddleware(roles: [.maintenance])
-            let auth = AuthenticationMiddleware(
+            let session = AuthSession(
                 authenticator: BackendBAuthenticator(refresher: APIClient(baseURL: baseURL, contract: EnvelopeContract.b)),
-                credential: savedTokens,
-                metrics: metrics
+                credential: savedTokens
             )
+            let general = GeneralCodeEvents(roles: [.maintenance])
             let client = APIClient<GeneralCode>(
                 baseURL: baseURL,
                 contract: EnvelopeContract.b,
-                middlewares: [LoggingMiddleware(), metrics, general, RetryMiddleware(), auth]
+                pipeline: ClientPipeline(generalCodes: general, authentication: .session(session))
             )
             #expect(try await client.send(.item(1)) == .one)
 
-            let classifier = ServerCodeClassifier(contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
-            let authenticator = auth.authenticator
             let generated = UniversalClient(serverURL: baseURL, transport: TransportKind.urlSession.make(), middlewares: [
-                LoggingMiddleware(),
-                MetricsMiddleware(),
-                GeneralCodeMiddleware(roles: [.maintenance], classifier: classifier),
-                RetryMiddleware(classifier: classifier),
-                AuthenticationMiddleware(authenticator: authenticator, credential: savedTokens, classifier: classifier),
+                PipelineMiddleware(client.pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self,
+                                   unauthenticatedOperations: ["signIn", "refreshToken"]),
             ])
             let item = try await BackstopClient.GeneratedClientTests.getItem(generated, path: "/b/products/1")
             #expect(item.status == 200)

@@ -36,10 +36,10 @@ extension BackstopClient {
             _ body: (Session, TestMetrics) async throws -> Void
         ) async throws {
             let (handler, metrics) = (InMemoryLogHandler(), TestMetrics())
-            let metricsMiddleware = MetricsMiddleware(factory: metrics)
-            let logging = LoggingMiddleware(logger: Logger(label: "stress") { _ in handler })
-            try await Session.run(transport, refresh: refresh, knowsExpiry: knowsExpiry, before: [logging, metricsMiddleware],
-                                  metrics: metricsMiddleware) { try await body($0, metrics) }
+            try await Session.run(transport, refresh: refresh, knowsExpiry: knowsExpiry, pipeline: {
+                $0.logging = RequestLogging(logger: Logger(label: "stress") { _ in handler })
+                $0.metrics = RequestMetrics(factory: metrics)
+            }) { try await body($0, metrics) }
             let lines = handler.entries.map { "\($0.message) \($0.metadata)" }
             let counters = metrics.counters.map { "\($0.label) \($0.dimensions) \($0.values)" }
             let timers = metrics.timers.map { "\($0.label) \($0.dimensions)" }

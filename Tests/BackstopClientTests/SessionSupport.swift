@@ -58,7 +58,7 @@ struct BadBackendAuthenticator: Authenticator {
 struct Session: Sendable {
     let backend: BadBackend
     let clock: TestClock<Duration>
-    let auth: AuthenticationMiddleware<BadBackendAuthenticator>
+    let auth: AuthSession<BadBackendAuthenticator>
     let client: APIClient<GeneralCode>
 
     /// Token lifetime on the backend.
@@ -71,8 +71,7 @@ struct Session: Sendable {
         refresh: RefreshBehaviour = .succeeds,
         knowsExpiry: Bool = false,
         limit: RefreshLimit = .default,
-        before: [any ClientMiddleware] = [],
-        metrics: MetricsMiddleware? = nil,
+        pipeline configure: (inout ClientPipeline) -> Void = { _ in },
         _ body: (Session) async throws -> Void
     ) async throws {
         let clock = TestClock()
@@ -81,10 +80,13 @@ struct Session: Sendable {
         try await withBackend(configuration, clock: clock) { backend, baseURL in
             let refresher = makeClient(baseURL, transport)
             let credential = try await refresher.signIn(clock)
-            let auth = AuthenticationMiddleware(
+            let auth = AuthSession(
                 authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: knowsExpiry),
-                credential: credential, limit: limit, metrics: metrics, clock: clock)
-            let client = makeClient(baseURL, transport, middlewares: before + [auth])
+                credential: credential, limit: limit, clock: clock)
+            let client = makeClient(baseURL, transport, pipeline: quietPipeline {
+                $0.authentication = .session(auth)
+                configure(&$0)
+            })
             try await body(Session(backend: backend, clock: clock, auth: auth, client: client))
         }
     }

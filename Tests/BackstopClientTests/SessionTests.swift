@@ -84,16 +84,13 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test("a request that starts during a refresh waits for it", arguments: both)
         func requestsStartingDuringARefreshWait(transport: TransportKind) async throws {
-            let (arrived, arrival) = AsyncStream<Void>.makeStream()
-            try await Session.run(transport, refresh: .slow, before: [Handoff(arrival)]) { session in
+            try await Session.run(transport, refresh: .slow) { session in
                 await session.expireToken()
                 async let first = session.account()
-                // The refresh has reached the backend, which holds it for 120 s on its clock.
+                // The refresh has reached the backend, which holds it for 120 s on its clock: the
+                // second request starts while it is under way, so it can only wait for it.
                 _ = try await session.backend.requestLog.entries(atLeast: 3)
-                var arrivals = arrived.makeAsyncIterator()
-                _ = await arrivals.next()
                 async let second = session.account("b/account", query: ["during": "refresh"])
-                _ = await arrivals.next()
                 // Past the refresh's deadline, not onto it: a test clock keeps waiting a sleep that starts at its deadline.
                 await session.clock.advance(by: .seconds(121))
                 #expect(await first == .success(Account(id: 1)))
@@ -172,8 +169,8 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test("a maintenance code raises one app-wide event before the callers, who each still get their error", arguments: both)
         func maintenanceRaisesOneEvent(transport: TransportKind) async throws {
-            let general = GeneralCodeMiddleware(roles: [.maintenance, .rateLimited])
-            try await Session.run(transport, before: [general, RetryMiddleware(policy: .never)]) { session in
+            let general = GeneralCodeEvents(roles: [.maintenance, .rateLimited])
+            try await Session.run(transport, pipeline: { $0.generalCodes = general }) { session in
                 let errors = await withTaskGroup(of: SessionError?.self) { group in
                     for _ in 0..<20 { group.addTask { await session.account("scenarios/maintenance/b/account", query: ["status": "503"]).failure } }
                     return await group.reduce(into: []) { $0.append($1) }

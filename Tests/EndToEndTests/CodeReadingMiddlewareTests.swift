@@ -21,8 +21,8 @@ struct CodeReadingMiddlewareTests {
             let log = RepairLog()
             let client = APIClient<GeneralCode>(
                 baseURL: url, contract: EnvelopeContract.b, decoder: ResilientJSONDecoder(reporter: log),
-                middlewares: [GeneralCodeMiddleware(), RetryMiddleware(policy: .never)],
-                transport: TransportKind.asyncHTTPClient.make(), timeout: .seconds(30), clock: TestClock())
+                pipeline: quietPipeline { $0.generalCodes = GeneralCodeEvents(); $0.timeout = .seconds(30) },
+                transport: TransportKind.asyncHTTPClient.make())
             let endpoint = Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/\(scenario.name)/b/study-groups/7")
             let result: Result<APIResponse<StudyGroup>, StudyGroupError>
             do throws(StudyGroupError) { result = .success(try await client.response(for: endpoint)) } catch { result = .failure(error) }

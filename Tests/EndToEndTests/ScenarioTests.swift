@@ -63,7 +63,7 @@ struct ScenarioTests {
           arguments: retriedScenarios.flatMap { scenario in TransportKind.allCases.map { (scenario, $0) } })
     func retried(_ scenario: Scenario, _ transport: TransportKind) async throws {
         try await withBackend { backend, url in
-            let client = makeClient(url, transport, middlewares: [RetryMiddleware(clock: ImmediateClock())])
+            let client = makeClient(url, transport, pipeline: quietPipeline { $0.retry = .default; $0.clock = ImmediateClock() })
             let response = try await client.response(
                 for: Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/\(scenario.name)/b/study-groups/7",
                                                           query: [URLQueryItem(name: "failures", value: "1")]))
@@ -78,7 +78,7 @@ struct ScenarioTests {
     func notRetried(_ transport: TransportKind) async throws {
         let once = Scenario.all.filter { !Self.retriedScenarios.contains($0) && $0.group != .dirtyData && $0 != .wrongContentType && $0 != .slow }
         try await withBackend { backend, url in
-            let client = makeClient(url, transport, middlewares: [RetryMiddleware(clock: ImmediateClock())])
+            let client = makeClient(url, transport, pipeline: quietPipeline { $0.retry = .default; $0.clock = ImmediateClock() })
             for scenario in once {
                 let endpoint = Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/\(scenario.name)/b/study-groups/7")
                 await #expect(throws: StudyGroupError.self, Comment(rawValue: scenario.name)) { try await client.send(endpoint) }

@@ -18,22 +18,24 @@ public func withBackend<Result>(
     return try await backend.withRunning { url in try await body(backend, url) }
 }
 
-/// The real client for BadBackend's style B (unless `contract` says otherwise) on `transport`.
-///
-/// It has no timeout of its own unless given, as a client made by default; with one, its clock
-/// is a test clock unless given, so no call times out unless the test advances it. It makes
-/// one attempt unless `middlewares` retry.
+/// The real client for BadBackend's style B (unless `contract` says otherwise) on `transport`,
+/// with `pipeline`: by default ``quietPipeline()``, which makes one attempt and logs nothing.
 public func makeClient(
     _ baseURL: URL,
     _ transport: TransportKind = .urlSession,
     contract: EnvelopeContract = .b,
-    middlewares: [any ClientMiddleware] = [],
-    timeout: Duration? = nil,
-    maximumResponseBytes: Int = APIClient<GeneralCode>.defaultMaximumResponseBytes,
-    clock: any Clock<Duration> = TestClock()
+    pipeline: ClientPipeline = quietPipeline()
 ) -> APIClient<GeneralCode> {
-    APIClient<GeneralCode>(baseURL: baseURL, contract: contract, decoder: ResilientJSONDecoder(), middlewares: middlewares,
-                           transport: transport.make(), timeout: timeout, maximumResponseBytes: maximumResponseBytes, clock: clock)
+    APIClient<GeneralCode>(baseURL: baseURL, contract: contract, decoder: ResilientJSONDecoder(), pipeline: pipeline,
+                           transport: transport.make())
+}
+
+/// A pipeline that tests start from: no logging, no metrics, no retries, no timeout, and a
+/// test clock, so nothing waits unless the test advances it; `configure` changes what a test needs.
+public func quietPipeline(_ configure: (inout ClientPipeline) -> Void = { _ in }) -> ClientPipeline {
+    var pipeline = ClientPipeline(logging: nil, metrics: nil, retry: .never, clock: TestClock(), random: { 0.5 })
+    configure(&pipeline)
+    return pipeline
 }
 
 /// A base URL where nothing listens: connecting is refused at once.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Backstop
+import BackstopAsyncHTTPClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,7 +21,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
     public func make() -> any ClientTransport {
         switch self {
         case .urlSession: URLSessionTransport()
-        case .asyncHTTPClient: AsyncHTTPClientTransport(configuration: .init(client: Self.httpClient))
+        case .asyncHTTPClient: HTTPClientTransport(client: Self.httpClient)
         }
     }
 
@@ -33,17 +34,11 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
             configuration.timeoutIntervalForRequest = seconds
             return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
         case .asyncHTTPClient:
-            return AsyncHTTPClientTransport(configuration: .init(client: Self.httpClient,
-                                                                 timeout: .milliseconds(Int64(seconds * 1000))))
+            return HTTPClientTransport(client: Self.httpClient, timeout: .milliseconds(Int64(seconds * 1000)))
         }
     }
 
-    /// AsyncHTTPClient retries a refused connection until the request's deadline by
-    /// default; off, so Backstop's retry policy and budget decide, and a refusal arrives at once.
-    /// Lives for the whole test process, so it is never shut down.
-    private static let httpClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    /// Configured as Backstop recommends: a refused connection fails at once, so Backstop's
+    /// retry policy and budget decide. Lives for the whole test process, so it is never shut down.
+    private static let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop)
 }

@@ -9,31 +9,24 @@ import OpenAPIURLSession
 /// ```swift
 /// let client = APIClient<AppCode>(
 ///     baseURL: URL(string: "https://api.example.com/v1")!,
-///     contract: EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200])),
-///     middlewares: APIClient<AppCode>.standardMiddlewares()
+///     contract: EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
 /// )
 /// let group: Group = try await client.send(Endpoint<Group, StudyGroupCode>(.get, "groups/42"))
 /// ```
 ///
-/// Requests go through swift-openapi-runtime's `ClientMiddleware`s, first to last, then
-/// the `ClientTransport` (`URLSessionTransport` unless given). The order is part of the
-/// behaviour:
-/// 1. ``LoggingMiddleware`` and ``MetricsMiddleware``: one line and one count per call,
-///    whatever happens inside.
-/// 2. App-wide handling of general codes (such as maintenance), which must see the final
-///    outcome of the call, not each attempt.
-/// 3. ``RetryMiddleware``: attempts.
-/// 4. Authentication: applies the credential to each attempt and refreshes it.
+/// Every call goes through the stages of its ``pipeline`` (logging, metrics, app-wide codes,
+/// timeouts, retry, authentication and the app's own middlewares, in the order
+/// ``ClientPipeline`` fixes), then the `ClientTransport`: `URLSessionTransport` unless given.
+/// Each response body is read once, parsed once, and decoded with ``contract``.
 ///
-/// - A call that outlives the endpoint's timeout (else ``timeout``, if any) ends as
-///   `.transport` `timedOut`, and a cancelled task ends it at once as `.transport` `cancelled`.
-/// - A response body larger than ``maximumResponseBytes`` is `.client` `responseTooLarge`.
+/// - A call that outlives its timeout (the endpoint's, else the pipeline's, if any) ends as
+///   `.transport` `timedOut`. Cancelling the caller's task ends the call at once as
+///   `.transport` `cancelled`, also while it waits for a backoff or a token refresh.
+/// - A response body larger than ``ClientPipeline/maximumResponseBytes`` is `.client`
+///   `responseTooLarge`.
 /// - A path that makes no URL, or a body that cannot be encoded, is a `.client` error
 ///   (`invalidURL`, `unencodableBody`) that names it.
 public struct APIClient<General: ServerCode>: Sendable {
-    /// 10 MiB: far above any JSON API response, far below what hurts a phone.
-    public static var defaultMaximumResponseBytes: Int { 10 << 20 }
-
     /// Endpoint paths are appended to its path.
     public var baseURL: URL {
         didSet { baseURLHasHost = baseURL.absoluteURL.host != nil }
@@ -44,54 +37,35 @@ public struct APIClient<General: ServerCode>: Sendable {
     public var contract: any ResponseContract
     /// Decodes payloads; its reporter hears every repair (logged at `warning` by default).
     public var decoder: ResilientJSONDecoder
-    /// Run first to last on the way out; see the order above.
-    public var middlewares: [any ClientMiddleware]
-    /// `URLSessionTransport` unless given.
-    public var transport: any ClientTransport
-    /// How long a call may take, retries and backoff included, unless its endpoint says otherwise.
-    ///
-    /// `nil` (the default) leaves each attempt to the transport's own timeout, a minute unless
-    /// configured: `URLSessionTransport`'s session's `timeoutIntervalForRequest`, or
-    /// `AsyncHTTPClientTransport`'s `timeout`. Either ends the attempt as `.transport`
-    /// `timedOut`, which ``RetryMiddleware`` may retry. A timeout here bounds the whole call, at
-    /// a cost: each exchange then runs in a child task, so the timeout can cancel it without
-    /// cancelling the caller, and the response reaches the caller through that task.
-    public var timeout: Duration?
-    /// Bodies longer than this fail the call as `.client` `responseTooLarge`.
-    public var maximumResponseBytes: Int
-    /// Times out the calls that have a ``timeout`` (or an endpoint's); tests pass a `TestClock`.
-    public var clock: any Clock<Duration> {
-        get { clockAndDeadlines.clock }
-        set { clockAndDeadlines = (newValue, makeCallDeadlines(newValue)) }
+    /// The stages every call goes through.
+    public var pipeline: ClientPipeline {
+        didSet { send = pipeline.composed(before: Self.sending(with: transport)) }
     }
-    /// The clock and the one timer all calls of this client share on it.
-    private var clockAndDeadlines: (clock: any Clock<Duration>, deadlines: any CallDeadlines)
-    var deadlines: any CallDeadlines { clockAndDeadlines.deadlines }
+    /// `URLSessionTransport` unless given.
+    public var transport: any ClientTransport {
+        didSet { send = pipeline.composed(before: Self.sending(with: transport)) }
+    }
+    /// The app's middlewares and the transport, composed once.
+    private var send: ClientPipeline.Send
 
     public init(
         baseURL: URL,
         contract: any ResponseContract = EnvelopeContract.noEnvelope,
         decoder: ResilientJSONDecoder = ResilientJSONDecoder(reporter: LoggingRepairReporter()),
-        middlewares: [any ClientMiddleware] = [],
-        transport: any ClientTransport = URLSessionTransport(),
-        timeout: Duration? = nil,
-        maximumResponseBytes: Int = defaultMaximumResponseBytes,
-        clock: any Clock<Duration> = ContinuousClock()
+        pipeline: ClientPipeline = ClientPipeline(),
+        transport: any ClientTransport = URLSessionTransport()
     ) {
         self.baseURL = baseURL
         self.baseURLHasHost = baseURL.absoluteURL.host != nil
         self.contract = contract
         self.decoder = decoder
-        self.middlewares = middlewares
+        self.pipeline = pipeline
         self.transport = transport
-        self.timeout = timeout
-        self.maximumResponseBytes = maximumResponseBytes
-        self.clockAndDeadlines = (clock, makeCallDeadlines(clock))
+        send = pipeline.composed(before: Self.sending(with: transport))
     }
 
-    /// Logging, metrics and retry with their defaults, in the order the client expects.
-    public static func standardMiddlewares() -> [any ClientMiddleware] {
-        [LoggingMiddleware(), MetricsMiddleware(), RetryMiddleware()]
+    private static func sending(with transport: any ClientTransport) -> ClientPipeline.Send {
+        { request, body, url, operationID in try await transport.send(request, body: body, baseURL: url, operationID: operationID) }
     }
 
     /// Sends `endpoint` and answers its payload.
@@ -109,50 +83,44 @@ public struct APIClient<General: ServerCode>: Sendable {
         // A call whose task is already cancelled costs nothing more: not even a request.
         if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
         let start = ContinuousClock.now
+        let record = CallRecord()
         let contract = endpoint.contract ?? self.contract
-        let context = RequestContext(
-            retryPolicy: endpoint.retry, isIdempotent: endpoint.isIdempotent,
-            requiresAuthentication: endpoint.requiresAuthentication,
-            classifier: ServerCodeClassifier(contract: contract, generalCodes: General.self, decoder: decoder),
-            reportsOutcome: true
-        )
-        var path = endpoint.path
+        var request: HTTPRequest?
         var status: HTTPResponse.Status?
         let result: Result<APIResponse<Payload>, APIError<General, Module>>
         do throws(APIError<General, Module>) {
-            let request = try makeRequest(for: endpoint)
-            path = request.0.path ?? endpoint.path
-            let timeout = endpoint.timeout ?? timeout
-            let exchanged = await RequestContext.$current.withValue(context) {
-                do {
-                    return Result<(HTTPResponse, Data), APIError<General, Module>>.success(
-                        try await exchange(request, operationID: endpoint.operationID, timeout: timeout))
-                } catch {
-                    return .failure(Self.apiError(for: error))
-                }
+            let (made, body) = try makeRequest(for: endpoint)
+            request = made
+            let call = CallOptions(operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
+                                   requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
+                                   codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
+            let answer: Answer
+            do {
+                answer = try await pipeline.exchange(made, body: body, baseURL: baseURL, call: call, record: record, send: send)
+            } catch {
+                throw APIError<General, Module>(thrown: error)
             }
-            let (response, body) = try exchanged.get()
-            status = response.status
-            // A middleware that read the business code already parsed the body.
-            let report = try contract.unwrap(Payload.self, from: body, parsed: context.parsedBody(body, decoder: decoder),
-                                             response: response, decoder: decoder, throwing: APIError<General, Module>.self)
-            result = .success(APIResponse(status: response.status, headerFields: response.headerFields,
+            status = answer.response.status
+            // The pipeline parsed the body to read its code; decoding reads the same parse.
+            let report = try contract.unwrap(Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
+                                             response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
+            result = .success(APIResponse(status: answer.response.status, headerFields: answer.response.headerFields,
                                           payload: report.value, repairs: report.repairs,
-                                          attempts: context.attempts, duration: ContinuousClock.now - start))
+                                          attempts: record.attempts, duration: ContinuousClock.now - start))
         } catch {
             if case .http(let failure) = error { status = failure.status }
             result = .failure(error)
         }
-        // Describing the outcome costs more than a cancelled call; only do it for someone.
-        if context.hasObservers {
-            var outcome = RequestOutcome(method: endpoint.method, path: path, operationID: endpoint.operationID, status: status,
-                                         duration: ContinuousClock.now - start, attempts: context.attempts,
-                                         retries: context.retries, repairs: 0)
+        if pipeline.observes {
+            var outcome = RequestOutcome(method: endpoint.method, path: request?.path ?? endpoint.path,
+                                         operationID: endpoint.operationID, status: status,
+                                         duration: ContinuousClock.now - start, attempts: record.attempts,
+                                         retries: record.retries, repairs: 0)
             switch result {
             case .success(let response): outcome.repairs = response.repairs.count
-            case .failure(let error): outcome.failure = (error.layer.rawValue, error.groupingIdentifier, error.description)
+            case .failure(let error): outcome.fail(with: error)
             }
-            context.complete(outcome)
+            pipeline.report(outcome, request: request, record: record)
         }
         return try result.get()
     }

@@ -8,8 +8,8 @@
 /// }
 /// throw AppError<CartCode>.client(ClientFailure(.cartEmpty))
 /// ```
-public struct ClientFailure: Sendable, Hashable, CustomStringConvertible {
-    /// Why the app stopped, named once and compared by name.
+public struct ClientFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the app stopped, named once; two reasons are equal when both name and code are.
     public struct Reason: Sendable, Hashable, CustomStringConvertible {
         /// A stable identifier, used in catalog keys (`client.<name>`) and analytics.
         public let name: String

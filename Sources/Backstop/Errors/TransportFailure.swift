@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIRuntime
 
 /// A request that got no HTTP response: the network, DNS, TLS or the caller stopped it.
-public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
+public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, in the few kinds an app handles differently.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
         /// The device has no usable network.
@@ -32,18 +32,21 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// Classifies an error thrown by a networking stack, keeping it as ``underlying``.
     ///
-    /// Understands `URLError` (and `NSError`s in its domain), `CancellationError`,
-    /// `POSIXError` codes, SwiftNIO's `IOError` by its errno (111 is a refused
-    /// connection), and by name the timeouts, closed connections and TLS errors of
-    /// AsyncHTTPClient and SwiftNIO; anything else is ``Reason/other``. A connection closed
-    /// mid-body is ``Reason/connectionLost`` on both transports: SwiftNIO's `HTTPParserError`
-    /// at an unexpected end of stream, and URLSession on Linux's `NSURLErrorUnknown` with
-    /// libcurl's "transfer closed with …" message. An OpenAPI
-    /// `ClientError` is looked through: the error it wraps is classified and kept. Clients
-    /// that know their stack better pass the reason themselves with ``init(_:underlying:)``.
+    /// Understands `URLError` (and `NSError`s in its domain), `CancellationError`, `POSIXError`
+    /// codes, and a `TransportFailure` thrown as it is, such as by the transport of the
+    /// `BackstopAsyncHTTPClient` product, which classifies AsyncHTTPClient's and SwiftNIO's
+    /// errors by value; anything else is ``Reason/other``. A connection closed mid-body on
+    /// URLSession on Linux comes as `NSURLErrorUnknown` with libcurl's "transfer closed with …"
+    /// message, the one case read from an error's text, and is ``Reason/connectionLost``. An
+    /// OpenAPI `ClientError` is looked through: the error it wraps is classified and kept.
+    /// Clients that know their stack better pass the reason themselves with ``init(_:underlying:)``.
     public init(_ error: any Error) {
         let error = Self.unwrapped(error)
-        self.init(Self.reason(for: error), underlying: error)
+        if let failure = error as? TransportFailure {
+            self = failure
+        } else {
+            self.init(Self.reason(for: error), underlying: error)
+        }
     }
 
     /// The transport's own error inside OpenAPI's wrappers.
@@ -67,8 +70,7 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         if bridged.domain == NSPOSIXErrorDomain, let reason = reason(forPOSIX: Int32(truncatingIfNeeded: bridged.code)) {
             return reason
         }
-        if let code = nioErrno(of: error), let reason = reason(forPOSIX: code) { return reason }
-        return reasonByName(of: error)
+        return .other
     }
 
     private static func reason(forURLError error: NSError) -> Reason {
@@ -107,7 +109,8 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func reason(forPOSIX code: Int32) -> Reason? {
+    /// The reason an errno gives, for transports that read errnos out of their own errors.
+    package static func reason(forPOSIX code: Int32) -> Reason? {
         switch code {
         case ETIMEDOUT: .timedOut
         case ECONNREFUSED, EHOSTUNREACH, EHOSTDOWN: .cannotConnectToHost
@@ -116,36 +119,5 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case ECANCELED: .cancelled
         default: nil
         }
-    }
-
-    /// The errno of SwiftNIO's `IOError`, read through reflection: its `error` is `.errno(CInt)`.
-    private static func nioErrno(of error: any Error) -> Int32? {
-        guard String(reflecting: type(of: error)).hasSuffix(".IOError") else { return nil }
-        for child in Mirror(reflecting: error).children where child.label == "error" {
-            for payload in Mirror(reflecting: child.value).children where payload.label == "errno" {
-                return payload.value as? Int32
-            }
-        }
-        return nil
-    }
-
-    // Backstop does not link AsyncHTTPClient or NIO, so their errors are recognised by the
-    // names they print: `HTTPClientError.readTimeout`, `ChannelError.connectTimeout(…)`,
-    // `NIOSSLError…`. A client built on them should still pass the reason it knows.
-    private static func reasonByName(of error: any Error) -> Reason {
-        let typeName = String(reflecting: type(of: error))
-        if typeName.contains("SSL") || typeName.contains("TLS") { return .tlsFailure }
-        let text = String(describing: error)
-        if ["connectTimeout", "readTimeout", "writeTimeout", "deadlineExceeded"].contains(where: text.contains) {
-            return .timedOut
-        }
-        if text.contains("cancelled") { return .cancelled }
-        if ["remoteConnectionClosed", "ioOnClosedChannel", "connectionReset"].contains(where: text.contains) {
-            return .connectionLost
-        }
-        // NIO's HTTP parser at end of stream before the response was complete: its `invalidEOFState`.
-        if typeName.hasSuffix(".HTTPParserError"), text == "stream ended at an unexpected time" { return .connectionLost }
-        if typeName.hasSuffix("NIOConnectionError") { return .cannotConnectToHost }
-        return .other
     }
 }

@@ -188,8 +188,8 @@ struct BackendTour {
         do {
             let tokens = try await refresher.send(Endpoint<Tokens, NoModuleCodes>(
                 .post, "b/auth/sign-in", body: ["user": "ada"], requiresAuthentication: false))
-            let auth = AuthenticationMiddleware(authenticator: TokenAuthenticator(refresher: refresher), credential: tokens,
-                                                clock: backendClock)
+            let auth = AuthSession(authenticator: TokenAuthenticator(refresher: refresher), credential: tokens,
+                                   clock: backendClock)
             await backendClock.advance(by: backend.configuration.accessTokenLifetime + .seconds(1))
             let app = client(.b, session: auth)
             results = await withTaskGroup { group in
@@ -272,21 +272,24 @@ struct BackendTour {
         return repairs + calls
     }
 
-    /// The app's client for `style`; a `session` goes last, after the retry middleware.
-    private func client(_ style: EnvelopeStyle, session: AuthenticationMiddleware<TokenAuthenticator>? = nil) -> APIClient<AppCode> {
+    /// The app's client for `style`, authenticated by `session` when given.
+    private func client(_ style: EnvelopeStyle, session: AuthSession<TokenAuthenticator>? = nil) -> APIClient<AppCode> {
         let contract = switch style {
         case .a: BuiltInContracts.a
         case .b: BuiltInContracts.b
         case .c: BuiltInContracts.c
         }
         let (clientLog, repairLog) = (clientLog, repairLog)
-        let logging = LoggingMiddleware(logger: Logger(label: "backstop.client") { _ in clientLog })
-        let retry = RetryMiddleware(policy: Self.retryPolicy, clock: retryClock)
+        let pipeline = ClientPipeline(
+            logging: RequestLogging(logger: Logger(label: "backstop.client") { _ in clientLog }),
+            // Each attempt has the transport's own timeout: the retry clock may pass at once in tests.
+            retry: Self.retryPolicy,
+            authentication: session.map(Authentication.session),
+            clock: retryClock)
         return APIClient<AppCode>(
             baseURL: baseURL, contract: contract,
             decoder: ResilientJSONDecoder(reporter: LoggingRepairReporter(logger: Logger(label: "backstop.repairs") { _ in repairLog })),
-            middlewares: session.map { [logging, retry, $0] } ?? [logging, retry],
-            timeout: .seconds(10))
+            pipeline: pipeline)
     }
 
     /// The error as the app's `switch` sees it.

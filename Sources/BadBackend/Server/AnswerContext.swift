@@ -59,6 +59,10 @@ struct AnswerContext {
                 return signInRequired("Refresh failed; please sign in")
             case .slow:
                 try await waitForSlowDeadline()
+            case .unavailable:
+                return failure(.serviceUnavailable, code: 50300, message: "Service Unavailable")
+            case .rejected:
+                return failure(.badRequest, code: 40000, message: "Invalid refresh token")
             case .succeeds:
                 break
             }

@@ -17,11 +17,17 @@ public actor RequestLog {
     /// Lets a test wait for requests to reach the server (a slow answer, say) without
     /// sleeping. Bounded as ``arrival(where:within:)`` is: after `timeout` on the continuous
     /// clock, or when the waiting task is cancelled, it throws ``NotArrived`` with the log so far.
-    public func entries(atLeast count: Int, within timeout: Duration = .seconds(30)) async throws(NotArrived) -> [LoggedRequest] {
-        guard await holds(within: timeout, { $0.count >= count }) else {
+    ///
+    /// With `matches`, only the entries it matches count, and only they are returned.
+    public func entries(
+        where matches: @escaping @Sendable (LoggedRequest) -> Bool = { _ in true },
+        atLeast count: Int,
+        within timeout: Duration = .seconds(30)
+    ) async throws(NotArrived) -> [LoggedRequest] {
+        guard await holds(within: timeout, { $0.count(where: matches) >= count }) else {
             throw notArrived("fewer than \(count) request\(count == 1 ? "" : "s")", within: timeout)
         }
-        return entries
+        return entries.filter(matches)
     }
 
     /// The first request that `matches` (any request by default), once it has arrived;

@@ -4,20 +4,16 @@ import OpenAPIRuntime
 /// Reading bodies whole, within a limit, so an endless or huge body is an error and not
 /// an out-of-memory crash.
 enum BodyCollection {
-    /// A body longer than the limit; nothing past the limit was read.
-    struct TooLarge: Error, CustomStringConvertible {
-        let limit: Int
-        var description: String { "the body is larger than the limit of \(limit) bytes" }
-    }
-
+    /// Reads `body` whole; throws `.client` ``ClientFailure/Reason/responseTooLarge`` past
+    /// `limit`, having read nothing past it.
     static func collect(_ body: HTTPBody?, upTo limit: Int) async throws -> Data {
         guard let body else { return Data() }
         if case .known(let length) = body.length {
-            guard length <= limit else { throw TooLarge(limit: limit) }
+            guard length <= limit else { throw tooLarge(limit) }
         }
         var data = Data()
         for try await chunk in body {
-            guard chunk.count <= limit - data.count else { throw TooLarge(limit: limit) }
+            guard chunk.count <= limit - data.count else { throw tooLarge(limit) }
             data.append(contentsOf: chunk)
         }
         return data
@@ -29,5 +25,9 @@ enum BodyCollection {
         guard let body, body.iterationBehavior == .single else { return body }
         let data = try await collect(body, upTo: limit)
         return HTTPBody(data)
+    }
+
+    private static func tooLarge(_ limit: Int) -> ClientFailure {
+        ClientFailure(.responseTooLarge, detail: "the body is larger than the limit of \(limit) bytes")
     }
 }

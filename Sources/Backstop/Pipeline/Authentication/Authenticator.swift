@@ -1,11 +1,11 @@
 import HTTPTypes
 
-/// What ``AuthenticationMiddleware`` needs to know about one backend's credentials: how to
+/// What an ``AuthSession`` needs to know about one backend's credentials: how to
 /// put one on a request, when a response means it no longer works, and how to get a new one.
 ///
 /// ```swift
 /// struct BackendBAuthenticator: Authenticator {
-///     let refresher: APIClient<AppCode>   // a client without the authentication middleware
+///     let refresher: APIClient<AppCode>   // a client without authentication
 ///
 ///     func apply(_ credential: Tokens, to request: inout HTTPRequest) {
 ///         request.headerFields[.authorization] = "Bearer \(credential.access)"
@@ -17,8 +17,11 @@ import HTTPTypes
 /// }
 /// ```
 ///
-/// - ``refresh(_:)`` is called at most once at a time, however many requests need it; its
-///   error reaches every waiting request as `.client` ``ClientFailure/Reason/tokenRefreshFailed``.
+/// - ``refresh(_:)`` is called at most once at a time, however many requests need it.
+/// - An error it throws ends the session only when ``endsSession(after:)`` says so: by default
+///   an answer of the backend's about the credential (a 401 or 400, a business code), not a
+///   network failure, a timeout, a 5xx or a 429, which the waiting calls fail with while the
+///   credential is kept.
 /// - The defaults: a 401, or a general code with the ``ServerCodeRole/tokenExpired`` role (in a
 ///   200 envelope or with an HTTP error), is an authentication failure; a credential is never
 ///   known to be expired before the backend says so.
@@ -29,8 +32,23 @@ public protocol Authenticator: Sendable {
     /// Puts `credential` on `request`, typically in `Authorization`.
     func apply(_ credential: Credential, to request: inout HTTPRequest)
 
-    /// A new credential for the one that stopped working; throws when the session is over.
+    /// A new credential for the one that stopped working.
+    ///
+    /// What it throws is read by ``endsSession(after:)``: rethrow the refresh call's own error
+    /// (an `APIError` from an ``APIClient``) so the default can tell a rejected refresh token
+    /// from a phone in a tunnel.
     func refresh(_ credential: Credential) async throws -> Credential
+
+    /// Whether `refreshError`, thrown by ``refresh(_:)``, means the session is over.
+    ///
+    /// `true` signs the user out: the waiting calls fail with `.client`
+    /// ``ClientFailure/Reason/tokenRefreshFailed``. `false` keeps the credential: the waiting
+    /// calls fail with the error itself and the next call refreshes again. The default treats
+    /// as transient an `APIError` of the transport layer, a 408, 429 or 5xx, a business code
+    /// with the `maintenance` or `rateLimited` role, and a body that could not be decoded; any
+    /// other `APIError` ends the session. Errors that are not `APIError`s are transient when
+    /// they are network failures (`URLError`, POSIX, cancellation), else they end the session.
+    func endsSession(after refreshError: any Error) -> Bool
 
     /// Whether `response` says the credential no longer works, so a refresh may help.
     ///
@@ -41,7 +59,7 @@ public protocol Authenticator: Sendable {
     func requiresRefresh(_ credential: Credential) -> Bool
 
     /// The values of `credential` that logs must never show; they are redacted by
-    /// ``LoggingMiddleware`` wherever they appear.
+    /// the pipeline's ``RequestLogging`` wherever they appear.
     func secrets(of credential: Credential) -> [String]
 }
 
@@ -51,6 +69,14 @@ extension Authenticator {
     }
 
     public func requiresRefresh(_ credential: Credential) -> Bool { false }
+
+    public func endsSession(after refreshError: any Error) -> Bool {
+        switch refreshError {
+        case let error as any RefreshFailureReading: error.endsSessionWhenRefreshFails
+        case is AuthenticationError: true
+        default: TransportFailure(refreshError).reason == .other
+        }
+    }
 
     public func secrets(of credential: Credential) -> [String] { [] }
 }

@@ -28,13 +28,13 @@ public final class RetryBudget: Sendable {
     public static var unlimited: RetryBudget { RetryBudget(share: 1, reserve: Int.max / 2) }
 
     /// Counts one request.
-    public func deposit() {
+    package func deposit() {
         let ceiling = Double(reserve) + share * Double(recentRequests)
         balance.withLock { $0 = min($0 + share, ceiling) }
     }
 
     /// Takes one retry from the balance; `false` when there is none left.
-    public func withdraw() -> Bool {
+    package func withdraw() -> Bool {
         balance.withLock { value in
             guard value >= 1 else { return false }
             value -= 1

@@ -10,7 +10,7 @@ import HTTPTypes
 /// - Transport failures timed out, connection lost, cannot connect and cannot find host
 ///   are retried; a cancelled request never is.
 /// - A business failure is retried only when its general code has the `rateLimited`
-///   role; a decoding failure never is.
+///   role; a body that cannot be decoded never is.
 /// - At most ``retryLimit`` retries, each after
 ///   `random(0 … min(maximumDelay, exponentialBackoffScale × exponentialBackoffBase^(retry−1)))`
 ///   ("full jitter"), or after the response's `Retry-After` (seconds or HTTP-date, read as
@@ -69,7 +69,6 @@ public struct RetryPolicy: Sendable, Hashable {
         case transport(TransportFailure.Reason)
         /// A business failure; the role of its general code, if any.
         case server(ServerCodeRole?)
-        case decoding
 
         /// `status.503`, `transport.timedOut`, `server.rateLimited`, for logs and metrics.
         public var description: String {
@@ -77,7 +76,6 @@ public struct RetryPolicy: Sendable, Hashable {
             case .status(let code): "status.\(code)"
             case .transport(let reason): "transport.\(reason.rawValue)"
             case .server(let role): "server.\(role?.rawValue ?? "none")"
-            case .decoding: "decoding"
             }
         }
     }
@@ -93,7 +91,6 @@ public struct RetryPolicy: Sendable, Hashable {
         case .status(let code): retryableStatuses.contains(code)
         case .transport(let reason): retryableTransportReasons.contains(reason)
         case .server(let role): role.map(retryableRoles.contains) ?? false
-        case .decoding: false
         }
     }
 

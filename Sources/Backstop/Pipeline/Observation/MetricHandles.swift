@@ -1,6 +1,6 @@
 import Metrics
 
-/// The per-call metrics of ``MetricsMiddleware``, made once per series and reused.
+/// The per-call metrics of ``RequestMetrics``, made once per series and reused.
 ///
 /// swift-metrics asks for metrics to be created once and kept: making a `Counter` or a `Timer`
 /// asks the factory for a handler, which a real backend looks up under a lock. Series are keyed

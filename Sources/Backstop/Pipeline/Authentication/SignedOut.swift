@@ -1,6 +1,6 @@
 /// The session ended without the app asking: the user must sign in again.
 ///
-/// Published once per session on ``AuthenticationMiddleware/signedOutEvents``, however many
+/// Published once per session on ``AuthSession/signedOutEvents``, however many
 /// requests ran into it.
 public struct SignedOut: Sendable, Hashable {
     /// Why the session ended.

@@ -1,18 +1,20 @@
 import Foundation
 import HTTPTypes
 import Logging
-import OpenAPIRuntime
 
-/// Logs one structured line per call: method, path, status, duration, attempts and
-/// repairs, and for a failure the error's one-line description.
+
+/// The logging stage of a ``ClientPipeline``: one structured line per call, with method,
+/// path, status, duration, attempts and repairs, and for a failure the error's one-line
+/// description.
 ///
 /// `GET /groups/42 → 200 in 12 ms, 1 attempt, 0 repairs`
 ///
 /// Secrets never reach the log handler: the values of `Authorization`, `Cookie`,
-/// `Proxy-Authorization` and the configured header fields and query items are replaced by
-/// `<redacted>` wherever they appear in the line, including in error descriptions that
-/// quote the URL.
-public struct LoggingMiddleware: ClientMiddleware {
+/// `Proxy-Authorization`, the credential of the pipeline's ``AuthSession`` and the configured
+/// header fields and query items are replaced by `<redacted>` wherever they appear in the
+/// line, including in error descriptions that quote the URL. A call whose line the logger
+/// would drop costs nothing here.
+public struct RequestLogging: Sendable {
     /// Where the lines go; label `backstop.client` unless given.
     public var logger: Logger
     /// The level of every line, failures included.
@@ -37,25 +39,13 @@ public struct LoggingMiddleware: ClientMiddleware {
         self.secretQueryItems = secretQueryItems
     }
 
-    public func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        // A line the logger would drop costs nothing: no secrets read, no outcome described.
-        guard logger.logLevel <= level else { return try await next(request, body, baseURL) }
-        let secrets = secrets(of: request)
-        return try await RequestContext.reporting(request, operationID: operationID, next: {
-            try await next(request, body, baseURL)
-        }, report: { outcome, context in
-            log(outcome, secrets: secrets + context.secrets)
-        })
-    }
+    /// Whether the logger keeps lines at ``level``.
+    var isEnabled: Bool { logger.logLevel <= level }
 
-    private func secrets(of request: HTTPRequest) -> [String] {
-        var values: [String] = []
+    /// The secret values in `request` and `known`, longest first.
+    func secrets(of request: HTTPRequest?, adding known: [String]) -> [String] {
+        var values = known
+        guard let request else { return values.filter { !$0.isEmpty }.sorted { $0.count > $1.count } }
         for field in request.headerFields where Self.alwaysSecret.contains(field.name) || secretHeaderFields.contains(field.name) {
             values.append(field.value)
         }
@@ -73,7 +63,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         return values.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
-    private func log(_ outcome: RequestOutcome, secrets: [String]) {
+    func log(_ outcome: RequestOutcome, secrets: [String]) {
         func scrub(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.redacted) }
         }

@@ -1,4 +1,4 @@
-/// Why ``AuthenticationMiddleware`` could not give a request a working credential.
+/// Why an ``AuthSession`` could not give a request a working credential.
 ///
 /// ``APIClient`` turns it into `.client` with the same ``ClientFailure``; an OpenAPI-generated
 /// client throws it inside its `ClientError`.

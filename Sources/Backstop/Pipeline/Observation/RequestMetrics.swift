@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import Metrics
-import OpenAPIRuntime
 
-/// Counts calls, failures, retries and repairs, and times calls, with swift-metrics.
+
+/// The metrics stage of a ``ClientPipeline``: counts calls, failures, retries, refreshes and
+/// repairs, and times calls, with swift-metrics.
 ///
 /// Metrics, each with the dimensions a dashboard groups by:
 /// - `backstop_requests_total` (counter): `operation`, `method`, `status` (`none` without response).
@@ -12,12 +13,13 @@ import OpenAPIRuntime
 ///   (`transport.timedOut`, `http.503`, `server.general`, `decoding.payload`, `client.invalidURL`).
 /// - `backstop_retries_total` (counter): `operation`, `reason` (`status.503`, `transport.timedOut`).
 /// - `backstop_repairs_total` (counter): `operation`; counts each repair lenient decoding made.
-/// - `backstop_refreshes_total` (counter): `outcome`; recorded by authentication with
-///   ``recordRefresh(outcome:)``.
+/// - `backstop_refreshes_total` (counter): `outcome` (`succeeded`, `failed`, `interrupted`,
+///   `tooMany`), for each token refresh a call of this pipeline started.
 ///
 /// `operation` is the endpoint's ``Endpoint/operationID`` (a generated client's operation
-/// ID), never the concrete path, so identifiers in paths do not multiply the series.
-public struct MetricsMiddleware: ClientMiddleware {
+/// ID). It defaults to the method and the concrete path, so an app whose paths carry
+/// identifiers gives its endpoints operation IDs, or each identifier makes a series of its own.
+public struct RequestMetrics: Sendable {
     /// The first part of every metric's label.
     public var prefix: String {
         didSet { handles = MetricHandles(prefix: prefix, factory: factory) }
@@ -35,26 +37,12 @@ public struct MetricsMiddleware: ClientMiddleware {
         self.handles = MetricHandles(prefix: prefix, factory: factory)
     }
 
-    public func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await RequestContext.reporting(request, operationID: operationID, next: {
-            try await next(request, body, baseURL)
-        }, report: { outcome, _ in
-            record(outcome)
-        })
-    }
-
     /// Counts one token refresh, with `outcome` such as `succeeded` or `failed`.
-    public func recordRefresh(outcome: String) {
+    func recordRefresh(outcome: String) {
         handles.counter("refreshes_total", dimensions: [("outcome", outcome)]).increment()
     }
 
-    private func record(_ outcome: RequestOutcome) {
+    func record(_ outcome: RequestOutcome) {
         let operation = ("operation", outcome.operationID)
         let request = handles.request(operation: outcome.operationID, method: outcome.method.rawValue,
                                       status: outcome.status.map { $0.code })

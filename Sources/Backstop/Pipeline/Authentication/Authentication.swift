@@ -1,0 +1,36 @@
+import HTTPTypes
+
+/// The authentication stage of a ``ClientPipeline``: a session that puts its credential on
+/// each attempt and refreshes it.
+///
+/// ```swift
+/// let session = AuthSession(authenticator: BackendBAuthenticator(refresher: refresher), credential: savedTokens)
+/// var pipeline = ClientPipeline()
+/// pipeline.authentication = .session(session)
+/// ```
+///
+/// Keep the ``AuthSession`` to sign in and out and to watch ``AuthSession/signedOutEvents``;
+/// every pipeline given the same session shares its credential and its single refresh.
+public struct Authentication: Sendable {
+    let stage: any AuthenticationStage
+
+    /// Authenticates every call that requires it with `session`.
+    public static func session<A: Authenticator>(_ session: AuthSession<A>) -> Authentication {
+        Authentication(stage: session)
+    }
+}
+
+/// What the pipeline asks of a session, whatever its authenticator.
+protocol AuthenticationStage: Sendable {
+    /// Sends `request` with the current credential through `attempt`, refreshing and replaying
+    /// once when the answer says the credential no longer works.
+    ///
+    /// `refreshes` hears the outcome of a refresh this call starts (`succeeded`, `failed`,
+    /// `interrupted`, `tooMany`).
+    func authenticate(
+        _ request: HTTPRequest,
+        record: CallRecord,
+        refreshes: (@Sendable (String) -> Void)?,
+        attempt: (HTTPRequest) async throws -> Answer
+    ) async throws -> Answer
+}

@@ -1,0 +1,194 @@
+/// The credential of one ``AuthSession`` and its refreshes, shared by every call that uses
+/// the session: the single-flight rules live here.
+///
+/// Each credential has a generation, one more at every refresh or sign-in, so a call that
+/// failed with an older credential than the current one is replayed without a refresh.
+final class SessionState<A: Authenticator>: Sendable {
+    /// A credential and its generation.
+    struct Issued: Sendable {
+        var credential: A.Credential
+        var generation: Int
+    }
+
+    private enum Phase: Sendable {
+        case signedIn(A.Credential)
+        case refreshing(RefreshFlight, from: A.Credential)
+        case signedOut(ClientFailure)
+    }
+
+    private struct State: Sendable {
+        var phase: Phase
+        var generation = 0
+        /// When each recent refresh started, on `elapsed`'s clock.
+        var refreshes: [Duration] = []
+    }
+
+    private let authenticator: A
+    private let state: LockedValue<State>
+    private let limit: RefreshLimit
+    private let elapsed: @Sendable () -> Duration
+    private let events: AsyncStream<SignedOut>.Continuation
+
+    init(
+        authenticator: A, credential: A.Credential?, limit: RefreshLimit, clock: some Clock<Duration>,
+        events: AsyncStream<SignedOut>.Continuation
+    ) {
+        self.authenticator = authenticator
+        state = LockedValue(State(phase: credential.map(Phase.signedIn) ?? .signedOut(ClientFailure(.signedOut))))
+        self.limit = limit
+        let start = clock.now
+        elapsed = { start.duration(to: clock.now) }
+        self.events = events
+    }
+
+    /// The current credential, once any refresh under way has ended.
+    func current() async throws -> Issued {
+        while true {
+            let (phase, generation) = state.withLock { ($0.phase, $0.generation) }
+            switch phase {
+            case .signedIn(let credential): return Issued(credential: credential, generation: generation)
+            case .refreshing(let flight, _): try await settle(flight)
+            case .signedOut(let failure): throw AuthenticationError(failure)
+            }
+        }
+    }
+
+    /// A credential newer than generation `stale`: the current one when it is newer already,
+    /// else the result of the one refresh that all callers share.
+    ///
+    /// `refreshes` hears how a refresh started here ends.
+    func refreshed(after stale: Int, refreshes: (@Sendable (String) -> Void)?) async throws -> Issued {
+        while true {
+            switch state.withLock({ step(after: stale, refreshes: refreshes, in: &$0) }) {
+            case .done(let issued): return issued
+            case .wait(let flight): try await settle(flight)
+            case .failed(let error, let tooMany):
+                if tooMany { refreshes?("tooMany") }
+                throw error
+            }
+        }
+    }
+
+    private enum Step {
+        case done(Issued)
+        case wait(RefreshFlight)
+        case failed(AuthenticationError, tooMany: Bool)
+    }
+
+    /// What a caller holding the lock does next for a credential newer than `stale`.
+    private func step(after stale: Int, refreshes: (@Sendable (String) -> Void)?, in state: inout State) -> Step {
+        switch state.phase {
+        case .refreshing(let flight, _):
+            return .wait(flight)
+        case .signedOut(let failure):
+            return .failed(AuthenticationError(failure), tooMany: false)
+        case .signedIn(let credential):
+            if state.generation > stale { return .done(Issued(credential: credential, generation: state.generation)) }
+            let now = elapsed()
+            state.refreshes.removeAll { now - $0 >= limit.window }
+            guard state.refreshes.count < limit.maximumRefreshes else {
+                let failure = ClientFailure(.tooManyRefreshes, detail: "\(state.refreshes.count) refreshes within \(limit.window)")
+                return .failed(AuthenticationError(signOut(.tooManyRefreshes, failure: failure, in: &state)), tooMany: true)
+            }
+            state.refreshes.append(now)
+            let flight = RefreshFlight()
+            state.phase = .refreshing(flight, from: credential)
+            // Detached: the refresh serves every waiting call, and outlives the one that started it
+            // if that one is cancelled.
+            Task.detached { await self.run(flight, from: credential, startedAt: now, refreshes: refreshes) }
+            return .wait(flight)
+        }
+    }
+
+    /// Waits for `flight`; throws its failure, or `CancellationError` when the waiting task is cancelled.
+    private func settle(_ flight: RefreshFlight) async throws {
+        switch try await flight.outcome() {
+        case .refreshed: return
+        case .interrupted(let interrupted): throw interrupted
+        case .ended(let failure): throw AuthenticationError(failure)
+        }
+    }
+
+    private func run(
+        _ flight: RefreshFlight, from credential: A.Credential, startedAt: Duration, refreshes: (@Sendable (String) -> Void)?
+    ) async {
+        let outcome: RefreshFlight.Outcome
+        do {
+            let fresh = try await authenticator.refresh(credential)
+            outcome = state.withLock { state in
+                guard case .refreshing(let current, _) = state.phase, current === flight else { return .refreshed }
+                state.phase = .signedIn(fresh)
+                state.generation += 1
+                return .refreshed
+            }
+            refreshes?("succeeded")
+        } catch {
+            let endsSession = authenticator.endsSession(after: error)
+            outcome = state.withLock { state in
+                // Signed in or out while it ran: the session has moved on, and its waiters see where to.
+                guard case .refreshing(let current, _) = state.phase, current === flight else { return .refreshed }
+                guard endsSession else {
+                    state.phase = .signedIn(credential)
+                    // It made no credential, so it does not count towards the limit on refreshes.
+                    if let index = state.refreshes.lastIndex(of: startedAt) { state.refreshes.remove(at: index) }
+                    return .interrupted(RefreshInterrupted(error: error))
+                }
+                let failure = ClientFailure(.tokenRefreshFailed, detail: "the credential could not be refreshed", underlying: error)
+                return .ended(signOut(.refreshFailed, failure: failure, in: &state))
+            }
+            refreshes?(endsSession ? "failed" : "interrupted")
+        }
+        flight.finish(outcome)
+    }
+
+    /// Starts a session with `credential`.
+    func signIn(_ credential: A.Credential) {
+        let replaced: RefreshFlight? = state.withLock { state in
+            defer {
+                state.phase = .signedIn(credential)
+                state.generation += 1
+                state.refreshes = []
+            }
+            if case .refreshing(let flight, _) = state.phase { return flight }
+            return nil
+        }
+        replaced?.finish(.refreshed)
+    }
+
+    /// Ends the session because the app asked, without an event.
+    func signOut() {
+        let replaced: RefreshFlight? = state.withLock { state in
+            defer { state.phase = .signedOut(ClientFailure(.signedOut, detail: "the app signed out")) }
+            if case .refreshing(let flight, _) = state.phase { return flight }
+            return nil
+        }
+        replaced?.finish(.refreshed)
+    }
+
+    /// Ends the session because the backend asked, when `generation` is still the current
+    /// one: a stale credential's answer says nothing about the session after it.
+    func signOut(because reason: SignedOut.Reason, generation stale: Int) {
+        state.withLock { state in
+            guard case .signedIn = state.phase, state.generation == stale else { return }
+            _ = signOut(reason, failure: ClientFailure(.signedOut, detail: "the backend asked the user to sign in"), in: &state)
+        }
+    }
+
+    /// The credential, unless signed out; during a refresh, the one being refreshed.
+    var credential: A.Credential? {
+        state.withLock { state in
+            switch state.phase {
+            case .signedIn(let credential), .refreshing(_, let credential): credential
+            case .signedOut: nil
+            }
+        }
+    }
+
+    /// Signs out and publishes the event, once: the caller holds the lock.
+    private func signOut(_ reason: SignedOut.Reason, failure: ClientFailure, in state: inout State) -> ClientFailure {
+        if case .signedOut(let earlier) = state.phase { return earlier }
+        state.phase = .signedOut(failure)
+        events.yield(SignedOut(reason: reason))
+        return failure
+    }
+}

@@ -1,0 +1,30 @@
+/// What the stages of one call learn and observation reports: its attempts, why each retry
+/// was made, and the secrets a log line must not show.
+///
+/// Made per call by whoever runs the pipeline and handed to each stage; a timeout's child
+/// task writes to it while the caller may read it, hence the lock.
+final class CallRecord: Sendable {
+    private struct State: Sendable {
+        var attempts = 0
+        var retries: [String] = []
+        var secrets: [String] = []
+    }
+
+    private let state = LockedValue(State())
+
+    /// How many times the request reached the app's middlewares and the transport.
+    var attempts: Int { state.withLock { $0.attempts } }
+    /// Why each retry was made (`status.503`, `transport.timedOut`, `server.rateLimited`).
+    var retries: [String] { state.withLock { $0.retries } }
+    /// Values that logs must never show, such as the credential authentication applied.
+    var secrets: [String] { state.withLock { $0.secrets } }
+
+    func recordAttempt() { state.withLock { $0.attempts += 1 } }
+    func recordRetry(reason: String) { state.withLock { $0.retries.append(reason) } }
+
+    func addSecrets(_ values: [String]) {
+        let values = values.filter { !$0.isEmpty }
+        guard !values.isEmpty else { return }
+        state.withLock { $0.secrets.append(contentsOf: values) }
+    }
+}

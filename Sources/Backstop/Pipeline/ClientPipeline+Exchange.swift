@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension ClientPipeline {
+    /// The app's middlewares and whatever sends a request after them: the transport in
+    /// ``APIClient``, the rest of a generated client's chain in ``PipelineMiddleware``.
+    typealias Send = @Sendable (HTTPRequest, HTTPBody?, URL, String) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// ``middlewares`` in front of `next`, composed as a generated client composes them.
+    func composed(before next: @escaping Send) -> Send {
+        var send = next
+        for middleware in middlewares.reversed() {
+            let inner = send
+            send = { request, body, url, operationID in
+                try await middleware.intercept(request, body: body, baseURL: url, operationID: operationID) { request, body, url in
+                    try await inner(request, body, url, operationID)
+                }
+            }
+        }
+        return send
+    }
+
+    /// Runs the stages inside observation, outermost first: app-wide codes, the total timeout,
+    /// retry, authentication, the attempt timeout, then `send`; answers the final attempt's answer.
+    ///
+    /// `body` must be replayable: every attempt sends it again.
+    func exchange(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
+    ) async throws -> Answer {
+        let answer: Answer
+        if let timeout = call.timeout ?? timeout {
+            answer = try await withTimeout(timeout, clock: clock) {
+                try await retrying(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+            }
+        } else {
+            answer = try await retrying(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+        generalCodes?.observe(answer.role)
+        return answer
+    }
+
+    /// Authentication around one attempt, unless the call goes without a credential.
+    func authenticated(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
+    ) async throws -> Answer {
+        guard let authentication, call.requiresAuthentication else {
+            return try await attempt(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+        let refreshes = metrics.map { metrics in { @Sendable (outcome: String) in metrics.recordRefresh(outcome: outcome) } }
+        return try await authentication.stage.authenticate(request, record: record, refreshes: refreshes) { request in
+            try await attempt(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+    }
+
+    /// One attempt within ``attemptTimeout``: the app's middlewares, the transport, and the
+    /// response body read whole.
+    private func attempt(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
+    ) async throws -> Answer {
+        guard let attemptTimeout else {
+            return try await sendOnce(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+        return try await withTimeout(attemptTimeout, clock: clock) {
+            try await sendOnce(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+    }
+
+    private func sendOnce(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: Send
+    ) async throws -> Answer {
+        record.recordAttempt()
+        let (response, responseBody) = try await send(request, body, baseURL, call.operationID)
+        let data = try await BodyCollection.collect(responseBody, upTo: maximumResponseBytes)
+        return call.codes?.answer(response, body: data) ?? Answer(response: response, body: data)
+    }
+}

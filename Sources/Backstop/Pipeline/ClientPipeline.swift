@@ -1,0 +1,106 @@
+import Foundation
+import OpenAPIRuntime
+
+/// The stages every call goes through, configured by value and run in an order Backstop fixes.
+///
+/// ```swift
+/// var pipeline = ClientPipeline()
+/// pipeline.timeout = .seconds(30)
+/// pipeline.authentication = .session(session)
+/// pipeline.generalCodes = GeneralCodeEvents(roles: [.maintenance])
+/// let client = APIClient<AppCode>(baseURL: baseURL, contract: backendB, pipeline: pipeline)
+/// ```
+///
+/// An app says what each stage does; it never orders them. Outermost first:
+/// 1. **Observation**: ``logging`` and ``metrics`` see each call once, with its attempts,
+///    retries and outcome, whatever happens inside.
+/// 2. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
+/// 3. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
+/// 4. **Retry**: ``retry`` within ``retryBudget``.
+/// 5. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
+/// 6. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
+/// 7. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
+/// 8. The transport.
+///
+/// The order is why the stages work together: a retry carries the credential a refresh
+/// just made, a log line counts every attempt of its call, and an app-wide code is published
+/// once per call, not once per attempt. A concurrency limit will sit between observation and
+/// app-wide codes, and a circuit breaker between retry and authentication.
+///
+/// The same value serves an OpenAPI-generated client as one middleware: see
+/// ``middleware(contract:generalCodes:decoder:unauthenticatedOperations:)``.
+public struct ClientPipeline: Sendable {
+    /// One line per call; `nil` logs nothing.
+    public var logging: RequestLogging?
+    /// Counts and times calls, retries, refreshes and repairs; `nil` records nothing.
+    public var metrics: RequestMetrics?
+    /// Publishes app-wide codes such as maintenance once per episode; `nil` by default.
+    public var generalCodes: GeneralCodeEvents?
+    /// How long a whole call may take, retries and backoff included; an endpoint's own
+    /// ``Endpoint/timeout`` replaces it.
+    ///
+    /// `nil` (the default) leaves each attempt to ``attemptTimeout`` and the transport's own
+    /// timeout, a minute unless configured (`URLSessionTransport`'s session's
+    /// `timeoutIntervalForRequest`, `AsyncHTTPClientTransport`'s `timeout`). A call that
+    /// outlives it ends as `.transport` `timedOut`. A timeout costs a child task and a timer
+    /// per call, so the caller's task can go on when the exchange is cancelled.
+    public var timeout: Duration?
+    /// When a failed attempt is made again; an endpoint's own ``Endpoint/retry`` replaces it.
+    /// ``RetryPolicy/never`` turns retries off.
+    public var retry: RetryPolicy
+    /// The retries every call through this pipeline shares, so a failing backend gets no storm.
+    public var retryBudget: RetryBudget
+    /// Applies and refreshes the user's credential; `nil` sends requests as they are.
+    public var authentication: Authentication?
+    /// How long each attempt may take, its body included; a timed-out attempt is
+    /// `.transport` `timedOut`, which ``retry`` may retry. `nil` by default.
+    public var attemptTimeout: Duration?
+    /// The app's own middlewares, run first to last around each attempt, inside every
+    /// stage above: they see each attempt with its credential applied.
+    public var middlewares: [any ClientMiddleware]
+    /// Bodies longer than this fail the call as `.client` `responseTooLarge`; request bodies
+    /// that can be read only once are buffered up to it to be replayed.
+    public var maximumResponseBytes: Int
+    /// Times out calls and attempts and waits out backoffs; tests pass a `TestClock` or an
+    /// `ImmediateClock`.
+    public var clock: any Clock<Duration>
+    /// A number in `0…1` that picks each backoff's jitter.
+    public var random: @Sendable () -> Double
+    /// The wall-clock time, to read `Retry-After` dates of responses without a `Date` header.
+    public var now: @Sendable () -> Date
+
+    /// 10 MiB: far above any JSON API response, far below what hurts a phone.
+    public static var defaultMaximumResponseBytes: Int { 10 << 20 }
+
+    /// A pipeline that logs, counts and retries by the default rules, with no timeout of its
+    /// own and no authentication.
+    public init(
+        logging: RequestLogging? = RequestLogging(),
+        metrics: RequestMetrics? = RequestMetrics(),
+        generalCodes: GeneralCodeEvents? = nil,
+        timeout: Duration? = nil,
+        retry: RetryPolicy = .default,
+        retryBudget: RetryBudget = RetryBudget(),
+        authentication: Authentication? = nil,
+        attemptTimeout: Duration? = nil,
+        middlewares: [any ClientMiddleware] = [],
+        maximumResponseBytes: Int = defaultMaximumResponseBytes,
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.logging = logging
+        self.metrics = metrics
+        self.generalCodes = generalCodes
+        self.timeout = timeout
+        self.retry = retry
+        self.retryBudget = retryBudget
+        self.authentication = authentication
+        self.attemptTimeout = attemptTimeout
+        self.middlewares = middlewares
+        self.maximumResponseBytes = maximumResponseBytes
+        self.clock = clock
+        self.random = random
+        self.now = now
+    }
+}

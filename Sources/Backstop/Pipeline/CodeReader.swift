@@ -1,0 +1,46 @@
+import BackstopJSON
+import Foundation
+import HTTPTypes
+
+/// Reads the business code of an answer with a call's contract, once, for the stages that act
+/// on its role (retrying `rateLimited`, refreshing on `tokenExpired`, publishing `maintenance`)
+/// and for the decoding after them.
+struct CodeReader: Sendable {
+    let contract: any ResponseContract
+    /// Parses without reporting repairs: they are reported once, when the payload is decoded.
+    let decoder: ResilientJSONDecoder
+    let role: @Sendable (RawServerCode) -> ServerCodeRole?
+
+    init<General: ServerCode>(contract: any ResponseContract, generalCodes: General.Type, decoder: ResilientJSONDecoder) {
+        self.contract = contract
+        var quiet = decoder
+        quiet.reporter = nil
+        self.decoder = quiet
+        role = { General($0)?.role }
+    }
+
+    /// `response` and its `body` as an ``Answer``: parsed, and the role of its general code.
+    func answer(_ response: HTTPResponse, body: Data) -> Answer {
+        var answer = Answer(response: response, body: body)
+        guard body.contains(where: { !Self.isJSONWhitespace($0) }), let json = try? ParsedJSON(body, decoder: decoder) else {
+            return answer
+        }
+        answer.parsed = json
+        let code: RawServerCode?
+        if contract.acceptedStatuses.contains(response.status.code) {
+            if case .failure(let failure, _)? = try? contract.envelope(of: json, status: response.status).outcome {
+                code = failure
+            } else {
+                code = nil
+            }
+        } else {
+            code = contract.errorDetails(in: json, status: response.status).code
+        }
+        answer.role = code.flatMap(role)
+        return answer
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}

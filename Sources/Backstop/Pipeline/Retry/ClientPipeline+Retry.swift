@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension ClientPipeline {
+    /// Attempts until one is final by the call's ``RetryPolicy``, the retry limit is reached or
+    /// the budget is spent; answers the last answer or throws the last error.
+    func retrying(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
+    ) async throws -> Answer {
+        let policy = call.retry ?? retry
+        retryBudget.deposit()
+        guard policy.allowsRetry(of: request.method, isIdempotent: call.isIdempotent) else {
+            return try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+        var retries = 0
+        while true {
+            let outcome: Result<Answer, any Error>
+            let failure: RetryPolicy.Failure
+            do {
+                let answer = try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                guard let retryable = Self.failure(of: answer, policy: policy) else { return answer }
+                (outcome, failure) = (.success(answer), retryable)
+            } catch {
+                // A cancelled call ends now, whatever its transport made of the cancellation.
+                guard !Task.isCancelled, let retryable = Self.failure(of: error) else { throw error }
+                (outcome, failure) = (.failure(error), retryable)
+            }
+            guard policy.shouldRetry(request.method, isIdempotent: call.isIdempotent, after: failure, retries: retries),
+                  retryBudget.withdraw()
+            else { return try outcome.get() }
+            retries += 1
+            record.recordRetry(reason: failure.description)
+            let retryAfter = (try? outcome.get()).flatMap { RetryAfter.duration(in: $0.response.headerFields, now: now()) }
+            let delay = policy.delay(beforeRetry: retries, retryAfter: retryAfter, random: random())
+            // No wait is no sleep: a test clock would hold a sleep that ends where it starts.
+            if delay > .zero { try await clock.sleep(for: delay, tolerance: nil) }
+        }
+    }
+
+    /// What the rules see in an answer that may be retried: its status, else its code's role.
+    private static func failure(of answer: Answer, policy: RetryPolicy) -> RetryPolicy.Failure? {
+        let status = answer.response.status.code
+        if policy.retryableStatuses.contains(status) { return .status(status) }
+        if let role = answer.role, policy.retryableRoles.contains(role) { return .server(role) }
+        return nil
+    }
+
+    /// What the rules see in a thrown error: a transport failure, or nothing worth retrying
+    /// (a session that cannot authenticate, a body over the limit).
+    private static func failure(of error: any Error) -> RetryPolicy.Failure? {
+        switch error {
+        case is AuthenticationError, is RefreshInterrupted, is ClientFailure: nil
+        default: .transport(TransportFailure(error).reason)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import Backstop
+import Foundation
+import HTTPTypes
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+
+/// swift-openapi-async-http-client's transport, with every error it throws classified by value
+/// as a ``Backstop/TransportFailure``: the transport for ``Backstop/APIClient`` on servers.
+///
+/// ```swift
+/// let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop)
+/// let client = APIClient<AppCode>(baseURL: baseURL, contract: backendB,
+///                                 transport: HTTPClientTransport(client: httpClient))
+/// ```
+///
+/// Every timeout AsyncHTTPClient and SwiftNIO report (connect, read, write, waiting for a
+/// pooled connection, TLS handshake, deadline) is `timedOut`, which the pipeline's retry may
+/// retry; a closed connection is `connectionLost`, a refused one `cannotConnectToHost`, a
+/// failed name lookup `cannotFindHost`, a TLS error `tlsFailure`; see
+/// ``Backstop/TransportFailure/init(asyncHTTPClientError:)``. The error thrown is the
+/// ``Backstop/TransportFailure``, with AsyncHTTPClient's own error as its `underlying`.
+public struct HTTPClientTransport: ClientTransport {
+    /// The transport whose errors are classified.
+    public var transport: AsyncHTTPClientTransport
+
+    /// A transport on `client`, each request bounded by `timeout` (AsyncHTTPClient's deadline).
+    ///
+    /// The app owns `client` and shuts it down; configure it with
+    /// `HTTPClient.Configuration.backstop` so that Backstop's retry, not AsyncHTTPClient,
+    /// decides when a refused connection is tried again.
+    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(60)) {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        transport = AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .nanoseconds(nanoseconds)))
+    }
+
+    /// Classifies the errors of `transport`.
+    public init(_ transport: AsyncHTTPClientTransport) {
+        self.transport = transport
+    }
+
+    public func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) : (HTTPResponse, HTTPBody?)
+        do {
+            (response, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        } catch {
+            throw TransportFailure(asyncHTTPClientError: error)
+        }
+        // A connection that closes mid-body fails while the body is read, after `send` returned.
+        guard let responseBody else { return (response, nil) }
+        return (response, HTTPBody(ClassifiedChunks(body: responseBody), length: responseBody.length,
+                                   iterationBehavior: responseBody.iterationBehavior))
+    }
+}
+
+/// A response body whose read errors are classified as the transport's are.
+private struct ClassifiedChunks: AsyncSequence, Sendable {
+    typealias Element = HTTPBody.ByteChunk
+    let body: HTTPBody
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: HTTPBody.AsyncIterator
+
+        mutating func next() async throws -> HTTPBody.ByteChunk? {
+            do {
+                return try await chunks.next()
+            } catch {
+                throw TransportFailure(asyncHTTPClientError: error)
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: body.makeAsyncIterator()) }
+}
+
+extension HTTPClient.Configuration {
+    /// AsyncHTTPClient's defaults, except that a refused connection fails at once instead of
+    /// being tried again until the request's deadline: the pipeline's retry policy and budget
+    /// decide, and the user hears of an outage in milliseconds rather than a minute.
+    public static var backstop: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+}
