@@ -3,11 +3,12 @@
 // Benchmarks are named "client/<transport>/<contender>", one request per iteration:
 // - "raw": the `ClientTransport` alone, then the body read and unwrapped with the same
 //   contract and decoder the client uses, so both sides do the same decoding work;
-// - "APIClient": `APIClient.send` as made by default, no middlewares: endpoint, context, size limit;
-// - "APIClient+timeout": the same with a client timeout, which runs each exchange in a child task
-//   that the timeout can cancel;
-// - "APIClient+middlewares": with logging (a handler at info that keeps nothing), metrics (no-op)
-//   and retry;
+// - "APIClient": `APIClient.send` through a pipeline that retries by the default rules and has no
+//   logging, metrics or timeout: endpoint, call record, the body read and parsed once, size limit;
+// - "APIClient+timeout": the same with a pipeline timeout, which runs each exchange in a child task
+//   beside a timer child;
+// - "APIClient+middlewares": the default pipeline: logging (a handler at info that keeps nothing,
+//   so each line is still made), metrics (no-op factory) and retry;
 // - "raw+childTask": "raw" inside a child task started at once, as APIClient runs each exchange
 //   so that its timeout can cancel it: the floor under APIClient's cost.
 // Compare each with "raw" of the same transport; the goal is at most 1.05x.
@@ -193,14 +194,15 @@ enum Contender: String, CaseIterable {
                 }
             }
         case .client, .clientWithMiddlewares, .clientWithTimeout:
-            let middlewares: [any ClientMiddleware] = self != .clientWithMiddlewares ? [] : [
-                LoggingMiddleware(logger: Logger(label: "bench", factory: { _ in DiscardingLogHandler() })),
-                MetricsMiddleware(),
-                RetryMiddleware(),
-            ]
+            // The pipeline retries by default in every contender; only the observed one logs and counts.
+            var pipeline = ClientPipeline(logging: nil, metrics: nil)
+            if self == .clientWithMiddlewares {
+                pipeline.logging = RequestLogging(logger: Logger(label: "bench", factory: { _ in DiscardingLogHandler() }))
+                pipeline.metrics = RequestMetrics()
+            }
+            if self == .clientWithTimeout { pipeline.timeout = .seconds(60) }
             let client = APIClient<NoModuleCodes>(baseURL: server, contract: backendB, decoder: decoder,
-                                                  middlewares: middlewares, transport: transport,
-                                                  timeout: self == .clientWithTimeout ? .seconds(60) : nil)
+                                                  pipeline: pipeline, transport: transport)
             let endpoint = Endpoint<Payload, NoModuleCodes>(.get, path)
             request = { try await client.send(endpoint) }
         }
