@@ -70,7 +70,7 @@ struct BackendTour {
     /// Backend B's bearer tokens, refreshed at `POST b/auth/refresh`; the app learns that a
     /// token expired only from the backend.
     struct TokenAuthenticator: Authenticator {
-        /// A client without the authentication middleware.
+        /// A client without authentication.
         let refresher: APIClient<AppCode>
 
         func apply(_ credential: Tokens, to request: inout HTTPRequest) {
@@ -103,7 +103,7 @@ struct BackendTour {
     let backend: BadBackend
     /// The server's clock, moved by hand so a token expires without waiting.
     let backendClock: TestClock<Duration>
-    /// Waits out the retry middleware's backoff; tests pass one that returns at once.
+    /// The pipeline's clock: waits out the retry backoff; tests pass one that returns at once.
     let retryClock: any Clock<Duration>
     private let clientLog = InMemoryLogHandler()
     private let repairLog = InMemoryLogHandler()
@@ -140,7 +140,7 @@ struct BackendTour {
                    .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/numbers-as-strings/b/products/1"))
         await tokenRefreshStep()
         await step("HTTP 503 twice, then the answer",
-                   "The retry middleware sends a GET again after a 503, up to 2 retries. This demo's policy backs off 50 ms at most; the default, up to 0.5 s, doubling.",
+                   "The pipeline's retry stage sends a GET again after a 503, up to 2 retries. This demo's policy backs off 50 ms at most; the default, up to 0.5 s, doubling.",
                    .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-503/b/products/1",
                                                         query: [URLQueryItem(name: "failures", value: "2")]))
         await step("HTTP 429 with Retry-After: 30, every time",
