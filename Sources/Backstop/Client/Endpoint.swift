@@ -22,16 +22,20 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     public var body: RequestBody?
     /// The contract for this endpoint alone, such as an old API without envelopes.
     public var contract: (any ResponseContract)?
-    /// How long the whole call may take, retries and backoff included; `nil` takes the client's
-    /// ``APIClient/timeout``.
+    /// How long the whole call may take, retries and backoff included; `nil` takes the
+    /// pipeline's ``ClientPipeline/timeout``.
     public var timeout: Duration?
-    /// The retry rules for this endpoint; ``RetryPolicy/never`` turns retries off.
+    /// The retry rules for this endpoint, instead of the pipeline's ``ClientPipeline/retry``;
+    /// ``RetryPolicy/never`` turns retries off.
     public var retry: RetryPolicy?
     /// Whether sending it twice is harmless; `nil` decides by the method.
     public var isIdempotent: Bool?
-    /// Whether the call carries the user's credential; read by authentication middleware.
+    /// Whether the call carries the credential of the pipeline's ``ClientPipeline/authentication``.
     public var requiresAuthentication: Bool
-    /// A name for logs and metrics, stable across calls: `POST groups/join` unless given.
+    /// A name for logs and metrics: `POST groups/join` unless given.
+    ///
+    /// The default is the method and the concrete path, so a path that carries an identifier
+    /// (`GET groups/42`) names each identifier apart: give such endpoints a name of their own.
     public var operationID: String
 
     public init(

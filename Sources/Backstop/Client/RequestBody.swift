@@ -17,8 +17,9 @@ public struct RequestBody: Sendable {
 
     /// `value` as JSON (`application/json`).
     public static func json<Value: Encodable & Sendable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) -> Self {
-        // JSONEncoder is not Sendable; a copy made here is only ever used by this body.
-        let box = EncoderBox(encoder)
+        // JSONEncoder is a class and not Sendable: the body encodes with a copy of its settings,
+        // which the caller's later changes to `encoder` do not reach.
+        let box = EncoderBox(copying: encoder)
         return Self { (try box.encoder.encode(value), "application/json") }
     }
 
@@ -30,7 +31,19 @@ public struct RequestBody: Sendable {
     func encoded() throws -> Encoded { try encode() }
 }
 
+/// A `JSONEncoder` only this box holds, so sharing the box shares no mutable state: it is
+/// configured once, here, and only read afterwards.
 private final class EncoderBox: @unchecked Sendable {
     let encoder: JSONEncoder
-    init(_ encoder: JSONEncoder) { self.encoder = encoder }
+
+    init(copying original: JSONEncoder) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = original.outputFormatting
+        encoder.dateEncodingStrategy = original.dateEncodingStrategy
+        encoder.dataEncodingStrategy = original.dataEncodingStrategy
+        encoder.nonConformingFloatEncodingStrategy = original.nonConformingFloatEncodingStrategy
+        encoder.keyEncodingStrategy = original.keyEncodingStrategy
+        encoder.userInfo = original.userInfo
+        self.encoder = encoder
+    }
 }

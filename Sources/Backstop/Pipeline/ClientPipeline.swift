@@ -28,7 +28,7 @@ import OpenAPIRuntime
 /// app-wide codes, and a circuit breaker between retry and authentication.
 ///
 /// The same value serves an OpenAPI-generated client as one middleware: see
-/// ``middleware(contract:generalCodes:decoder:unauthenticatedOperations:)``.
+/// ``PipelineMiddleware``.
 public struct ClientPipeline: Sendable {
     /// One line per call; `nil` logs nothing.
     public var logging: RequestLogging?

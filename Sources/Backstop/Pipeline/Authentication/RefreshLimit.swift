@@ -6,7 +6,7 @@
 public struct RefreshLimit: Sendable, Hashable {
     /// The most refreshes allowed within ``window``.
     public var maximumRefreshes: Int
-    /// How far back refreshes count, on the middleware's clock.
+    /// How far back refreshes count, on the session's clock.
     public var window: Duration
 
     public init(maximumRefreshes: Int, window: Duration) {

@@ -28,7 +28,7 @@ public struct RequestMetrics: Sendable {
     public var factory: any MetricsFactory {
         didSet { handles = MetricHandles(prefix: prefix, factory: factory) }
     }
-    /// Copies of this middleware share them, as they share the factory.
+    /// Copies of this stage share them, as they share the factory.
     private var handles: MetricHandles
 
     public init(prefix: String = "backstop", factory: any MetricsFactory = MetricsSystem.factory) {
