@@ -77,6 +77,21 @@ extension BackstopClient {
             }
         }
 
+        /// A backend that sends its business codes with 4xx statuses: the error is `.http`, and the
+        /// feature's `switch` over its module codes still reaches them through `serverError`.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aBusinessCodeSentWithA4xxReachesTheModulesCases(transport: TransportKind) async throws {
+            try await withBackend { _, url in
+                let client = makeClient(url, transport)
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1",
+                                                                                     query: [URLQueryItem(name: "status", value: "404")]))
+                #expect(error?.layer == .http)
+                #expect(error?.serverError == .module(.classNotFound, message: "Class not found"))
+                #expect(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))?.serverError == nil)
+            }
+        }
+
         @Test(arguments: TransportKind.allCases)
         func aRefusedConnectionCannotConnectToHost(transport: TransportKind) async throws {
             let client = makeClient(refusedURL, transport)

@@ -44,6 +44,26 @@ public enum APIError<General: ServerCode, Module: ServerCode>: Error, Sendable, 
         }
     }
 
+    /// The business code and message the backend sent, classified for this feature, whatever
+    /// status carried them: a `.server` failure's, or those of an `.http` failure's envelope,
+    /// such as `{"code": 11210006, "msg": "Class not found"}` sent with a 404.
+    ///
+    /// A feature that switches over its module's codes reads them here, so a backend that sends
+    /// business codes with 4xx statuses reaches the same `case`s:
+    ///
+    /// ```swift
+    /// if case .module(.classNotFound, _)? = error.serverError { showGone() }
+    /// ```
+    ///
+    /// `nil` for the transport, decoding and client layers, and for an HTTP error without a code.
+    public var serverError: ServerError<General, Module>? {
+        switch self {
+        case .server(let error): error
+        case .http(let failure): failure.code.map { ServerError(code: $0, message: failure.message) }
+        case .transport, .decoding, .client: nil
+        }
+    }
+
     /// The role the business code declares, whether it came as a business failure or
     /// with an HTTP error; `nil` when there is no code or it plays no role.
     public var role: ServerCodeRole? {
