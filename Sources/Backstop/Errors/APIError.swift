@@ -89,12 +89,6 @@ public enum APIError<General: ServerCode, Module: ServerCode>: Error, Sendable, 
     /// `APIError<AppCode, NoModuleCodes>`; the feature then reclassifies it for its own
     /// codes. General codes stay general.
     public func reclassified<Other: ServerCode>(for module: Other.Type) -> APIError<General, Other> {
-        switch self {
-        case .transport(let failure): .transport(failure)
-        case .http(let failure): .http(failure)
-        case .decoding(let failure): .decoding(failure)
-        case .server(let error): .server(ServerError(code: error.code, message: error.message))
-        case .client(let failure): .client(failure)
-        }
+        converted(to: APIError<General, Other>.self)
     }
 }
