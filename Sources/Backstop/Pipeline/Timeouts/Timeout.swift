@@ -21,25 +21,21 @@ private func withTimeout<C: Clock<Duration>, Value: Sendable>(
     // passes the deadline however the two children interleave.
     let deadline = clock.now.advanced(by: timeout)
     return try await withThrowingTaskGroup(of: Value.self) { group in
-        let timer: @Sendable () async throws -> Value = {
-            try await clock.sleep(until: deadline, tolerance: nil)
-            throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
-        }
         #if compiler(>=6.2)
-        // Both start on this thread rather than enqueued: no thread is woken to begin the call,
-        // a transport that answers without suspending finishes it here, and the timer only
-        // registers its deadline before it suspends.
+        // Started on this thread rather than enqueued: no thread is woken to begin the call, and
+        // a transport that answers without suspending finishes it here.
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             group.addImmediateTask(operation: operation)
-            group.addImmediateTask(operation: timer)
         } else {
             group.addTask(operation: operation)
-            group.addTask(operation: timer)
         }
         #else
         group.addTask(operation: operation)
-        group.addTask(operation: timer)
         #endif
+        group.addTask {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
+        }
         defer { group.cancelAll() }
         // The first child to end decides; `next()` is `nil` only for an empty group.
         guard let value = try await group.next() else {
