@@ -471,9 +471,11 @@ extension FoundationDifferentialTests {
     /// scalar or as e plus an accent, K or the Kelvin sign) are the same key.
     @Test func canonicallyEquivalentKeys() {
         struct Cafe: Decodable, Equatable {
+            // swift-format-ignore: IdentifiersMustBeASCII
             var café: Int
             enum CodingKeys: String, CodingKey { case café = "caf\u{E9}" }
         }
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         struct Kelvin: Decodable, Equatable { var K: Int }
         both.expectSame(Cafe.self, "{\"cafe\u{301}\":1}")
         both.expectSame(Cafe.self, #"{"cafe\u0301":1}"#)

@@ -1,3 +1,4 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
 // Codable models for twitter.json (the search API response from the nativejson-benchmark
 // corpus). Property names mirror the JSON keys, so every type uses synthesized Codable.
 // Optionals are used exactly where the corpus holds `null` or omits the key.

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the DocC catalogues of BackstopJSON, Backstop and BadBackend from the package's
+# symbol graphs, with every warning an error (unresolved links, missing parameter docs), and
+# fails when a public symbol has no documentation comment.
+#
+#   Scripts/docs.sh            build the documentation into .build/docs/<Module>.doccarchive
+#   Scripts/docs.sh --check    the same, for CI: exits non-zero on the first problem
+#
+# Symbol graphs come from `swift package dump-symbol-graph`, so the package is built first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(BackstopJSON Backstop BadBackend)
+out=.build/docs
+rm -rf "$out"; mkdir -p "$out"
+
+swift package dump-symbol-graph --minimum-access-level public > "$out/dump.log" 2>&1 \
+    || { tail -n 40 "$out/dump.log"; echo "docs: could not extract symbol graphs"; exit 1; }
+graphs=$(sed -n 's/^Files written to //p' "$out/dump.log" | tail -n 1)
+[ -d "$graphs" ] || { tail -n 20 "$out/dump.log"; echo "docs: no symbol graph folder"; exit 1; }
+
+status=0
+for module in "${modules[@]}"; do
+    dir="$out/$module.symbols"
+    mkdir -p "$dir"
+    cp "$graphs/$module.symbols.json" "$dir/"
+    # Extensions of other modules' types (`Backstop@Foundation.symbols.json`) belong to the module too.
+    find "$graphs" -maxdepth 1 -name "$module@*.symbols.json" -exec cp {} "$dir/" \;
+
+    # A public symbol without a comment of its own or one it inherits from a protocol.
+    if ! python3 Scripts/undocumented.py "$dir"/*.symbols.json; then status=1; fi
+
+    if ! docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$dir" \
+        --fallback-display-name "$module" --fallback-bundle-identifier "org.backstop.$module" \
+        --output-dir "$out/$module.doccarchive" \
+        --warnings-as-errors > "$out/$module.log" 2>&1; then
+        grep -E "warning|error" "$out/$module.log" | head -n 60
+        echo "docs: $module's documentation has warnings (see $out/$module.log)"
+        status=1
+    else
+        echo "docs: $module builds clean"
+    fi
+done
+exit $status
