@@ -16,6 +16,9 @@ for path in sys.argv[1:]:
             continue
         if symbol.get("docComment", {}).get("lines"):
             continue
+        # An extension of another module's type is a grouping; its members carry the documentation.
+        if symbol["kind"]["identifier"] == "swift.extension":
+            continue
         location = symbol.get("location")
         if location is None:
             continue

@@ -6,7 +6,7 @@ import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 
 /// swift-openapi-async-http-client's transport, with every error it throws classified by value
-/// as a ``Backstop/TransportFailure``: the transport for ``Backstop/APIClient`` on servers.
+/// as a ``Backstop/TransportFailure``: the transport for `APIClient` on servers.
 ///
 /// ```swift
 /// let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop)

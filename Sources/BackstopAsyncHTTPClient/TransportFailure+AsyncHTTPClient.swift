@@ -10,15 +10,15 @@ extension TransportFailure {
     ///
     /// | error | reason |
     /// |---|---|
-    /// | `HTTPClientError` `connectTimeout`, `readTimeout`, `writeTimeout`, `getConnectionFromPoolTimeout`, `tlsHandshakeTimeout`, `deadlineExceeded`, `socksHandshakeTimeout`, `httpProxyHandshakeTimeout`; `ChannelError.connectTimeout` | ``Reason/timedOut`` |
-    /// | `HTTPClientError` `remoteConnectionClosed`; `ChannelError` `ioOnClosedChannel`, `alreadyClosed`, `eof`, `inputClosed`, `outputClosed`; `HTTPParserError` `invalidEOFState`, `closedConnection` | ``Reason/connectionLost`` |
-    /// | `HTTPClientError` `cancelled`, `requestStreamCancelled`; `CancellationError` | ``Reason/cancelled`` |
-    /// | `NIOConnectionError` with a DNS error and no connection attempt | ``Reason/cannotFindHost`` |
-    /// | any other `NIOConnectionError`; `ChannelError.writeHostUnreachable` | ``Reason/cannotConnectToHost`` |
-    /// | `IOError` | by its errno, as POSIX errors are (`ECONNREFUSED` → ``Reason/cannotConnectToHost``) |
-    /// | `NIOSSLError`, `NIOSSLExtraError`, `BoringSSLError` | ``Reason/tlsFailure`` |
-    /// | a `TransportFailure`, a `URLError`, a POSIX error | as ``init(_:)`` classifies them |
-    /// | anything else | ``Reason/other`` |
+    /// | `HTTPClientError` `connectTimeout`, `readTimeout`, `writeTimeout`, `getConnectionFromPoolTimeout`, `tlsHandshakeTimeout`, `deadlineExceeded`, `socksHandshakeTimeout`, `httpProxyHandshakeTimeout`; `ChannelError.connectTimeout` | `.timedOut` |
+    /// | `HTTPClientError` `remoteConnectionClosed`; `ChannelError` `ioOnClosedChannel`, `alreadyClosed`, `eof`, `inputClosed`, `outputClosed`; `HTTPParserError` `invalidEOFState`, `closedConnection` | `.connectionLost` |
+    /// | `HTTPClientError` `cancelled`, `requestStreamCancelled`; `CancellationError` | `.cancelled` |
+    /// | `NIOConnectionError` with a DNS error and no connection attempt | `.cannotFindHost` |
+    /// | any other `NIOConnectionError`; `ChannelError.writeHostUnreachable` | `.cannotConnectToHost` |
+    /// | `IOError` | by its errno, as POSIX errors are (`ECONNREFUSED` → `.cannotConnectToHost`) |
+    /// | `NIOSSLError`, `NIOSSLExtraError`, `BoringSSLError` | `.tlsFailure` |
+    /// | a `TransportFailure`, a `URLError`, a POSIX error | as `TransportFailure.init(_:)` classifies them |
+    /// | anything else | `.other` |
     public init(asyncHTTPClientError error: any Error) {
         if let failure = error as? TransportFailure {
             self = failure

@@ -4,12 +4,19 @@
 /// keep every digit); all others are ``double(_:)``. Decodes the same way with Foundation's
 /// `JSONDecoder` and with ``ResilientJSONDecoder``.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits in `Int64`.
     case integer(Int64)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, in document order.
     case array([JSONValue])
+    /// An object; when a key repeats, the last value wins, as in Foundation.
     case object([String: JSONValue])
 
     /// The member named `key`, when this is an object that has one.

@@ -16,15 +16,24 @@ import Foundation
 public struct ResilientJSONDecoder: Sendable {
     /// Which repairs decoding may make; ``DecodingPolicy/lenient`` unless you say otherwise.
     public var policy: DecodingPolicy
+    /// How JSON keys are matched to coding keys; ``KeyDecodingStrategy/useDefaultKeys`` unless set.
     public var keyDecodingStrategy: KeyDecodingStrategy = .useDefaultKeys
+    /// How `Date` values are read; ``DateDecodingStrategy/deferredToDate`` unless set.
     public var dateDecodingStrategy: DateDecodingStrategy = .deferredToDate
+    /// How `Data` values are read; ``DataDecodingStrategy/base64`` unless set.
     public var dataDecodingStrategy: DataDecodingStrategy = .base64
+    /// How strings standing for infinity and NaN are read; ``NonConformingFloatDecodingStrategy/throw`` unless set.
     public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
     /// Values handed to every `init(from:)` through `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// Receives the repairs of every decode that made any; `nil` reports nowhere.
     public var reporter: (any RepairReporter)?
 
+    /// A decoder with the given policy and reporter and Foundation's default strategies.
+    ///
+    /// - Parameters:
+    ///   - policy: Which repairs decoding may make.
+    ///   - reporter: Receives the repairs of every decode that made any; `nil` reports nowhere.
     public init(policy: DecodingPolicy = .lenient, reporter: (any RepairReporter)? = nil) {
         self.policy = policy
         self.reporter = reporter
@@ -32,6 +41,7 @@ public struct ResilientJSONDecoder: Sendable {
 
     /// How JSON keys are matched to coding keys, as in Foundation's `JSONDecoder`.
     public enum KeyDecodingStrategy: Sendable {
+        /// Each JSON key matches the coding key with the same string.
         case useDefaultKeys
         /// `user_id` matches `userId`; leading and trailing underscores are kept.
         case convertFromSnakeCase
@@ -41,24 +51,35 @@ public struct ResilientJSONDecoder: Sendable {
 
     /// How `Date` values are read, as in Foundation's `JSONDecoder`.
     public enum DateDecodingStrategy: Sendable {
+        /// `Date`'s own `init(from:)`: seconds since 2001-01-01 as a number.
         case deferredToDate
+        /// A number of seconds since 1970-01-01.
         case secondsSince1970
+        /// A number of milliseconds since 1970-01-01.
         case millisecondsSince1970
+        /// An ISO 8601 string such as `2026-11-24T20:06:50Z`, without fractional seconds.
         case iso8601
+        /// A string read by the given formatter.
         case formatted(DateFormatter)
+        /// The closure reads the date from the value's decoder.
         case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
     }
 
     /// How `Data` values are read, as in Foundation's `JSONDecoder`.
     public enum DataDecodingStrategy: Sendable {
+        /// `Data`'s own `init(from:)`: an array of byte values.
         case deferredToData
+        /// A Base64 string.
         case base64
+        /// The closure reads the data from the value's decoder.
         case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
     }
 
     /// How strings standing for infinity and NaN are read, as in Foundation's `JSONDecoder`.
     public enum NonConformingFloatDecodingStrategy: Sendable {
+        /// Infinity and NaN cannot be decoded; reading them throws.
         case `throw`
+        /// The given strings stand for positive infinity, negative infinity and NaN.
         case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 
@@ -93,10 +114,12 @@ public struct ResilientJSONDecoder: Sendable {
 
 /// A decoded value together with the repairs that were needed to decode it.
 public struct DecodingReport<Value> {
+    /// The decoded value.
     public var value: Value
     /// In the order they were made; empty for clean data.
     public var repairs: [Repair]
 
+    /// A report, as a test or a wrapping decoder makes one.
     public init(value: Value, repairs: [Repair]) {
         self.value = value
         self.repairs = repairs

@@ -48,6 +48,14 @@ public struct APIClient<General: ServerCode>: Sendable {
     /// The app's middlewares and the transport, composed once.
     private var send: ClientPipeline.Send
 
+    /// A client for one backend.
+    ///
+    /// - Parameters:
+    ///   - baseURL: Where endpoint paths start; it must have a host.
+    ///   - contract: The backend's envelope, for endpoints that do not name their own.
+    ///   - decoder: Decodes payloads and reports their repairs; logs them at `warning` unless told otherwise.
+    ///   - pipeline: The stages every call passes through, in the order the library fixes.
+    ///   - transport: Sends requests: URLSession's unless given, or AsyncHTTPClient's on servers.
     public init(
         baseURL: URL,
         contract: any ResponseContract = EnvelopeContract.noEnvelope,

@@ -3,7 +3,9 @@ import HTTPTypes
 
 /// Everything a call through ``APIClient`` learned, for callers that need more than the payload.
 public struct APIResponse<Payload: Sendable>: Sendable {
+    /// The status of the response that answered, after any retries.
     public var status: HTTPResponse.Status
+    /// The header fields of that response.
     public var headerFields: HTTPFields
     /// The payload the contract unwrapped.
     public var payload: Payload

@@ -11,6 +11,7 @@ import HTTPTypes
 /// Anything left `nil` takes the client's setting. The path is relative to the client's
 /// base URL; query items are percent-encoded by the client.
 public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Sendable {
+    /// The HTTP method.
     public var method: HTTPRequest.Method
     /// Relative to the client's base URL; characters a path may not hold are percent-encoded.
     public var path: String
@@ -38,6 +39,20 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     /// (`GET groups/42`) names each identifier apart: give such endpoints a name of their own.
     public var operationID: String
 
+    /// An endpoint; every argument after the path keeps the client's setting when left out.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: Relative to the client's base URL.
+    ///   - query: Query items, percent-encoded by the client.
+    ///   - headerFields: Sent as given; `Accept` and `Content-Type` are filled in when absent.
+    ///   - body: Encoded when the call is made; `nil` sends no body.
+    ///   - contract: This endpoint's own contract; `nil` takes the client's.
+    ///   - timeout: How long the whole call may take; `nil` takes the pipeline's.
+    ///   - retry: This endpoint's retry rules; `nil` takes the pipeline's.
+    ///   - isIdempotent: Whether sending it twice is harmless; `nil` decides by the method.
+    ///   - requiresAuthentication: Whether the call carries the session's credential.
+    ///   - operationID: A name for logs and metrics; the method and the path unless given.
     public init(
         _ method: HTTPRequest.Method,
         _ path: String,

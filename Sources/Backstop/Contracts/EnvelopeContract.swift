@@ -36,9 +36,18 @@ public struct EnvelopeContract: ResponseContract, Hashable {
     public var messagePaths: [EnvelopePath]
     /// Where the payload is on success.
     public var payloadPath: EnvelopePath
+    /// What makes a response a success.
     public var success: Success
     public var acceptedStatuses: Range<Int>
 
+    /// A contract that reads the envelope at these paths.
+    ///
+    /// - Parameters:
+    ///   - code: Where the business code is; needed unless `success` is ``Success/httpStatus``.
+    ///   - message: Where the message may be, tried in order.
+    ///   - payload: Where the payload is on success; the whole body unless given.
+    ///   - success: What makes a response a success.
+    ///   - acceptedStatuses: The HTTP statuses whose bodies are read as envelopes; any other is an HTTP failure.
     public init(
         code: EnvelopePath? = nil,
         message: [EnvelopePath] = [],

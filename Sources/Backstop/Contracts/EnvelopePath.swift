@@ -8,6 +8,7 @@ public struct EnvelopePath: Sendable, Hashable, ExpressibleByStringLiteral, Cust
     /// The member names, outermost first.
     public var members: [String]
 
+    /// A path of member names, outermost first; names may contain dots.
     public init(_ members: [String]) {
         self.members = members
     }

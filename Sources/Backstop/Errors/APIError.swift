@@ -31,9 +31,19 @@ public enum APIError<General: ServerCode, Module: ServerCode>: Error, Sendable, 
 
     /// The layer of the failure, for code that treats each layer alike.
     public enum Layer: String, Sendable, Hashable, CaseIterable {
-        case transport, http, decoding, server, client
+        /// ``APIError/transport(_:)``: no usable response arrived.
+        case transport
+        /// ``APIError/http(_:)``: a status the contract does not accept.
+        case http
+        /// ``APIError/decoding(_:)``: the body did not fit the contract or the model.
+        case decoding
+        /// ``APIError/server(_:)``: the envelope carried a business failure.
+        case server
+        /// ``APIError/client(_:)``: raised on the device.
+        case client
     }
 
+    /// Which layer failed.
     public var layer: Layer {
         switch self {
         case .transport: .transport

@@ -16,6 +16,7 @@ public struct ClientFailure: Error, Sendable, Hashable, CustomStringConvertible 
         /// The `NSError` code of failures with this reason.
         public let code: Int
 
+        /// A reason; declare each once, as a static constant, with a code no other reason uses.
         public init(_ name: String, code: Int) {
             self.name = name
             self.code = code
@@ -29,12 +30,19 @@ public struct ClientFailure: Error, Sendable, Hashable, CustomStringConvertible 
         public var description: String { name }
     }
 
+    /// Why the app stopped.
     public var reason: Reason
     /// A developer's note on what exactly failed; never shown to users.
     public var detail: String?
     /// The error that caused it, if any.
     public var underlying: UnderlyingError?
 
+    /// A failure for this reason.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the app stopped.
+    ///   - detail: A developer's note on what exactly failed; never shown to users.
+    ///   - underlying: The error that caused it, if any.
     public init(_ reason: Reason, detail: String? = nil, underlying: (any Error)? = nil) {
         self.reason = reason
         self.detail = detail

@@ -17,24 +17,39 @@ public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// What is wrong with the part.
     public enum Problem: String, Sendable, Hashable, CaseIterable {
+        /// The body had no bytes, where the contract reads one.
         case emptyBody
+        /// The body is not valid JSON.
         case notJSON
+        /// A required key is absent.
         case missing
+        /// A required value is `null`.
         case null
+        /// The value is of another JSON kind than the type reads.
         case wrongType
         /// Present and of the right kind, but not a value the type accepts.
         case invalidValue
     }
 
+    /// Which part of the response is wrong.
     public var part: Part
     /// Where, as a JSON path rooted at the body (`$.result.data.items[2].id`).
     public var path: String
+    /// What is wrong with it.
     public var problem: Problem
     /// A developer's account of what was expected and found; never shown to users.
     public var detail: String?
     /// The start of the body, on one line.
     public var excerpt: String
 
+    /// A decoding failure.
+    ///
+    /// - Parameters:
+    ///   - part: Which part of the response is wrong.
+    ///   - path: Where, as a JSON path rooted at the body.
+    ///   - problem: What is wrong with it.
+    ///   - detail: A developer's account of what was expected and found; never shown to users.
+    ///   - excerpt: The start of the body, on one line.
     public init(_ part: Part, at path: String, _ problem: Problem, detail: String? = nil, excerpt: String) {
         self.part = part
         self.path = path

@@ -6,7 +6,9 @@ import HTTPTypes
 /// When the body is an envelope the contract can read, its business code and message
 /// are kept too: a 401 carrying code 11001 still says "token expired".
 public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The status the contract did not accept.
     public var status: HTTPResponse.Status
+    /// The response's header fields, `Retry-After` among them.
     public var headerFields: HTTPFields
     /// The body as received, for logs and bug reports; may be empty.
     public var body: Data
@@ -15,6 +17,14 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     /// The envelope's message, when the body had one.
     public var message: String?
 
+    /// A failure for this response.
+    ///
+    /// - Parameters:
+    ///   - status: The status the contract did not accept.
+    ///   - headerFields: The response's header fields.
+    ///   - body: The body as received.
+    ///   - code: The envelope's business code, when the body had one.
+    ///   - message: The envelope's message, when the body had one.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
                 code: RawServerCode? = nil, message: String? = nil) {
         self.status = status

@@ -10,6 +10,7 @@ public struct RawServerCode: Sendable, Hashable, CustomStringConvertible,
     /// The code as text; `"200"` for the number 200.
     public let stringValue: String
 
+    /// A numeric code.
     public init(_ value: Int) {
         intValue = value
         stringValue = String(value)

@@ -7,6 +7,7 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     public enum Reason: String, Sendable, Hashable, CaseIterable {
         /// The device has no usable network.
         case offline
+        /// No answer came within the time the request or the call was given.
         case timedOut
         /// The caller (or its task) cancelled the request.
         case cancelled
@@ -18,13 +19,20 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
         case connectionLost
         /// The TLS handshake or the server's certificate failed.
         case tlsFailure
+        /// Anything else; ``TransportFailure/underlying`` says what.
         case other
     }
 
+    /// What went wrong.
     public var reason: Reason
     /// The error the networking stack threw, such as a `URLError`, when there was one.
     public var underlying: UnderlyingError?
 
+    /// A failure for this reason.
+    ///
+    /// - Parameters:
+    ///   - reason: What went wrong.
+    ///   - underlying: The error the networking stack threw, if any.
     public init(_ reason: Reason, underlying: (any Error)? = nil) {
         self.reason = reason
         self.underlying = underlying.map(UnderlyingError.init)

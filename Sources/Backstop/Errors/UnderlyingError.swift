@@ -15,6 +15,7 @@ public struct UnderlyingError: Sendable, Hashable, CustomStringConvertible {
     /// Its `NSError` code, such as `-1001` for a timed-out `URLError`.
     public let code: Int
 
+    /// Keeps an error, reading its domain and code once.
     public init(_ error: any Error) {
         self.error = error
         let bridged = error as NSError

@@ -38,12 +38,17 @@ public struct PipelineMiddleware: ClientMiddleware {
     /// Reads business codes when a stage acts on them; `nil` when none does, so bodies are not parsed.
     private let codes: CodeReader?
 
+    /// The middleware that runs `pipeline` for every operation of a generated client.
+    ///
     /// - Parameters:
+    ///   - pipeline: The stages every operation goes through.
     ///   - contract: Where the backend puts its business codes, for the stages that act on
     ///     their roles (retrying `rateLimited`, refreshing on `tokenExpired`, app-wide events).
     ///   - generalCodes: The app-wide codes and their roles.
     ///   - decoder: Parses bodies to read their codes; its policy should be the one the app
     ///     decodes with.
+    ///   - unauthenticatedOperations: The operation IDs sent without the session's credential,
+    ///     such as `signIn` and `refreshToken`.
     public init<General: ServerCode>(
         _ pipeline: ClientPipeline,
         contract: any ResponseContract,

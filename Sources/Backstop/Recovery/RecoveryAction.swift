@@ -20,10 +20,15 @@ public struct RecoveryAction: Sendable, Hashable, Identifiable {
         public init(rawValue: String) { self.rawValue = rawValue }
         public init(stringLiteral value: String) { rawValue = value }
 
+        /// Send the failed request again.
         public static let retry: ID = "retry"
+        /// Show the app's sign-in screen.
         public static let signIn: ID = "signIn"
+        /// Give up on what the user was doing.
         public static let cancel: ID = "cancel"
+        /// Close the alert and change nothing.
         public static let dismiss: ID = "dismiss"
+        /// Go ahead, after the alert asked.
         public static let confirm: ID = "confirm"
 
         public var description: String { rawValue }

@@ -17,6 +17,13 @@ public struct RecoveryOverride: Sendable, Hashable {
     /// The buttons, most likely choice first.
     public var actions: [RecoveryAction]?
 
+    /// An override; what it leaves `nil` comes from the category's override, then Backstop's defaults.
+    ///
+    /// - Parameters:
+    ///   - category: Another category for a code or client reason; ignored in category overrides.
+    ///   - titleKey: The catalog key of the title.
+    ///   - messageKey: The catalog key of the message.
+    ///   - actions: The buttons, most likely choice first.
     public init(category: RecoveryCategory? = nil, titleKey: String? = nil, messageKey: String? = nil,
                 actions: [RecoveryAction]? = nil) {
         self.category = category

@@ -3,10 +3,12 @@ extension RecoveryReducer {
     public struct State: Equatable, Sendable {
         /// An alert with the requests its retry re-sends.
         public struct Entry: Equatable, Sendable {
+            /// The alert to show.
             public var alert: RecoveryAlert
             /// What its retry re-sends, each once, in the order they failed.
             public var requests: [Request]
 
+            /// An entry for an alert and the requests its retry re-sends.
             public init(alert: RecoveryAlert, requests: [Request] = []) {
                 self.alert = alert
                 self.requests = requests
@@ -18,6 +20,7 @@ extension RecoveryReducer {
         /// Alerts waiting to be shown, oldest first.
         public var waiting: [Entry]
 
+        /// A state with this alert on screen and these waiting; no alert at all unless given.
         public init(shown: Entry? = nil, waiting: [Entry] = []) {
             self.shown = shown
             self.waiting = waiting

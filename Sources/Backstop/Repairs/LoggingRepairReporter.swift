@@ -8,9 +8,16 @@ import Logging
 /// so that a backend that breaks its contract shows up in the logs. Each repair is one log
 /// line with its path, expected type, what was found and what was done, as metadata too.
 public struct LoggingRepairReporter: RepairReporter {
+    /// Where the repair lines go.
     public let logger: Logger
+    /// The level of each repair line.
     public let level: Logger.Level
 
+    /// A reporter that writes each repair as one line.
+    ///
+    /// - Parameters:
+    ///   - logger: Where the lines go; label `backstop.repairs` unless given.
+    ///   - level: The level of each line; `warning` unless given.
     public init(logger: Logger = Logger(label: "backstop.repairs"), level: Logger.Level = .warning) {
         self.logger = logger
         self.level = level

@@ -7,7 +7,9 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var reason: String
     /// Byte offset of the problem in the UTF-8 document.
     public var offset: Int
+    /// The line of the problem, from 1.
     public var line: Int
+    /// The column of the problem in bytes, from 1.
     public var column: Int
     /// A short piece of the document around the problem.
     public var excerpt: String

@@ -18,8 +18,10 @@ import Foundation
 /// ```
 @propertyWrapper
 public struct LenientScalar<Value: LenientScalarValue>: Decodable {
+    /// The decoded value, or the type's default when the document had none.
     public var wrappedValue: Value
 
+    /// Wraps a value, as a property's initial value or in code that builds a model.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
 
     public init(from decoder: any Decoder) throws {
@@ -121,8 +123,10 @@ extension String: LenientScalarValue {
 /// An array that drops the elements it cannot decode and keeps the rest.
 @propertyWrapper
 public struct LossyArray<Element: Decodable>: Decodable {
+    /// The elements that decoded, in document order.
     public var wrappedValue: [Element]
 
+    /// Wraps an array, as a property's initial value or in code that builds a model.
     public init(wrappedValue: [Element]) { self.wrappedValue = wrappedValue }
 
     public init(from decoder: any Decoder) throws {
@@ -159,8 +163,10 @@ extension LossyArray: Encodable where Element: Encodable {
 /// A value that takes its type's default when the key is absent or `null`, and must otherwise decode.
 @propertyWrapper
 public struct DefaultIfAbsent<Value: DefaultDecodable>: Decodable {
+    /// The decoded value, or the type's default when the key was absent or `null`.
     public var wrappedValue: Value
 
+    /// Wraps a value, as a property's initial value or in code that builds a model.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
 
     public init(from decoder: any Decoder) throws {
@@ -184,14 +190,17 @@ extension DefaultIfAbsent: Encodable where Value: Encodable {
 // Synthesized `init(from:)` calls `decode(_:forKey:)` for wrapped properties, which throws
 // for an absent key before the wrapper sees anything; these overloads catch that case.
 extension KeyedDecodingContainer {
+    /// Decodes a ``LenientScalar``, defaulting it when the key is absent instead of throwing `keyNotFound`.
     public func decode<Value>(_ type: LenientScalar<Value>.Type, forKey key: Key) throws -> LenientScalar<Value> {
         try decodeOrDefault(type, forKey: key, Value.self) { LenientScalar(wrappedValue: Value.defaultValue) }
     }
 
+    /// Decodes a ``DefaultIfAbsent``, defaulting it when the key is absent instead of throwing `keyNotFound`.
     public func decode<Value>(_ type: DefaultIfAbsent<Value>.Type, forKey key: Key) throws -> DefaultIfAbsent<Value> {
         try decodeOrDefault(type, forKey: key, Value.self) { DefaultIfAbsent(wrappedValue: Value.defaultValue) }
     }
 
+    /// Decodes a ``LossyArray``, as an empty array when the key is absent instead of throwing `keyNotFound`.
     public func decode<Element>(_ type: LossyArray<Element>.Type, forKey key: Key) throws -> LossyArray<Element> {
         try decodeOrDefault(type, forKey: key, [Element].self) { LossyArray(wrappedValue: []) }
     }

@@ -41,6 +41,7 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
             set { excerptText = .text(newValue) }
         }
 
+        /// What was found: its kind and a short excerpt of it as written.
         public init(kind: JSONKind, excerpt: String) {
             self.init(kind: kind, excerptText: .text(excerpt))
         }
@@ -81,7 +82,9 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
         get { expectedText.string }
         set { expectedText = .text(newValue) }
     }
+    /// What the document held there.
     public var found: Found
+    /// What the decoder did about it.
     public var action: Action
     /// Why a value was dropped, `nil`'d or fell back, in a developer's words; `nil` when the action says it all.
     public var reason: String? {
@@ -89,6 +92,7 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
         set { reasonText = newValue.map { .text($0) } }
     }
 
+    /// A repair, as a reporter or a test writes one; the decoder makes its own.
     public init(path: String, expected: String, found: Found, action: Action, reason: String? = nil) {
         self.init(path: .text(path), expected: .text(expected), found: found, action: action, reason: reason.map { .text($0) })
     }

@@ -16,6 +16,7 @@ public final class RepairLog: RepairReporter, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Repair] = []
 
+    /// An empty log.
     public init() {}
 
     /// Every repair reported so far, oldest first.

@@ -16,6 +16,9 @@ public protocol UnknownCaseRepresentable: RawRepresentable, Decodable where RawV
 }
 
 extension UnknownCaseRepresentable {
+    /// Decodes the raw value and falls back to ``unknownCase`` when no case has it, with any decoder.
+    ///
+    /// A raw value of the wrong type still throws: only an unknown value of the right type falls back.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let raw = try container.decode(RawValue.self)

@@ -35,7 +35,10 @@ public final class AuthSession<A: Authenticator>: Sendable {
 
     private let state: SessionState<A>
 
+    /// A session that applies and refreshes credentials with `authenticator`.
+    ///
     /// - Parameters:
+    ///   - authenticator: Applies, recognises and refreshes credentials.
     ///   - credential: The signed-in user's credential; `nil` until ``signIn(_:)``.
     ///   - limit: How many refreshes a window allows before the session gives up.
     ///   - clock: Measures the refresh window; tests pass a `TestClock`.

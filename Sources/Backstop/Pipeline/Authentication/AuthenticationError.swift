@@ -7,6 +7,7 @@ public struct AuthenticationError: Error, Sendable, Hashable, CustomStringConver
     /// ``ClientFailure/Reason/tooManyRefreshes`` or ``ClientFailure/Reason/signedOut``.
     public var failure: ClientFailure
 
+    /// Wraps the failure the session ended the request with.
     public init(_ failure: ClientFailure) {
         self.failure = failure
     }

@@ -9,6 +9,11 @@ public struct RefreshLimit: Sendable, Hashable {
     /// How far back refreshes count, on the session's clock.
     public var window: Duration
 
+    /// A limit of `maximumRefreshes` refreshes within any `window` of the session's clock.
+    ///
+    /// - Parameters:
+    ///   - maximumRefreshes: The most refreshes allowed within `window`.
+    ///   - window: How far back refreshes count.
     public init(maximumRefreshes: Int, window: Duration) {
         self.maximumRefreshes = maximumRefreshes
         self.window = window

@@ -13,8 +13,10 @@ public struct SignedOut: Sendable, Hashable {
         case signInRequired
     }
 
+    /// Why the session ended.
     public var reason: Reason
 
+    /// An event for a session that ended for this reason.
     public init(reason: Reason) {
         self.reason = reason
     }

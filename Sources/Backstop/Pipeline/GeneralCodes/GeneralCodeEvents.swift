@@ -16,6 +16,9 @@ public struct GeneralCodeEvents: Sendable {
     /// The roles whose episode is under way, shared by every copy.
     private let ongoing = LockedValue<Set<ServerCodeRole>>([])
 
+    /// A stage that acts on these roles; ``ServerCodeRole/maintenance`` unless given.
+    ///
+    /// Copies share one event stream: make one value and keep it where the app observes ``events``.
     public init(roles: Set<ServerCodeRole> = [.maintenance]) {
         self.roles = roles
         (events, continuation) = AsyncStream<ServerCodeRole>.makeStream()

@@ -27,6 +27,13 @@ public struct RequestLogging: Sendable {
     static let alwaysSecret: Set<HTTPField.Name> = [.authorization, .cookie, .proxyAuthorization, .setCookie]
     static let redacted = "<redacted>"
 
+    /// A logging stage.
+    ///
+    /// - Parameters:
+    ///   - logger: Where the lines go.
+    ///   - level: The level of every line, failures included.
+    ///   - secretHeaderFields: Header fields whose values are secret, besides the credentials and cookies.
+    ///   - secretQueryItems: Query items whose values are secret.
     public init(
         logger: Logger = Logger(label: "backstop.client"),
         level: Logger.Level = .info,

@@ -31,6 +31,11 @@ public struct RequestMetrics: Sendable {
     /// Copies of this stage share them, as they share the factory.
     private var handles: MetricHandles
 
+    /// A metrics stage.
+    ///
+    /// - Parameters:
+    ///   - prefix: The first part of every metric's label.
+    ///   - factory: Where the metrics go; the bootstrapped `MetricsSystem` unless given.
     public init(prefix: String = "backstop", factory: any MetricsFactory = MetricsSystem.factory) {
         self.prefix = prefix
         self.factory = factory

@@ -17,6 +17,12 @@ public final class RetryBudget: Sendable {
 
     private let balance: LockedValue<Double>
 
+    /// A budget; share it between clients by passing the same instance.
+    ///
+    /// - Parameters:
+    ///   - share: The retries each request earns; negative values count as 0.
+    ///   - reserve: Retries allowed before any request has earned one.
+    ///   - recentRequests: How many requests' deposits the balance remembers.
     public init(share: Double = 0.2, reserve: Int = 10, recentRequests: Int = 100) {
         self.share = max(share, 0)
         self.reserve = max(reserve, 0)

@@ -36,6 +36,18 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The roles of business codes worth retrying.
     public var retryableRoles: Set<ServerCodeRole>
 
+    /// A policy; every argument left out keeps the default rule above.
+    ///
+    /// - Parameters:
+    ///   - retryLimit: Retries after the first attempt.
+    ///   - exponentialBackoffBase: The factor between one retry's delay and the next.
+    ///   - exponentialBackoffScale: The longest delay before the first retry.
+    ///   - maximumDelay: No backoff delay is longer than this.
+    ///   - maximumRetryAfter: No `Retry-After` wait is longer than this.
+    ///   - retryableMethods: The methods retried when the endpoint does not say whether it is idempotent.
+    ///   - retryableStatuses: The HTTP statuses worth another attempt.
+    ///   - retryableTransportReasons: The transport failures worth another attempt.
+    ///   - retryableRoles: The roles of business codes worth retrying.
     public init(
         retryLimit: Int = 2,
         exponentialBackoffBase: Double = 2,
@@ -65,7 +77,9 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// One attempt's failure, as the rules see it.
     public enum Failure: Sendable, Hashable, CustomStringConvertible {
+        /// A response with an HTTP status the contract does not accept.
         case status(Int)
+        /// No response, for this reason.
         case transport(TransportFailure.Reason)
         /// A business failure; the role of its general code, if any.
         case server(ServerCodeRole?)
@@ -104,6 +118,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait before retry number `retry` (1 for the first).
     ///
     /// - Parameters:
+    ///   - retry: Which retry is about to be made, counting from 1.
     ///   - retryAfter: The wait the failed response's `Retry-After` asked for, if it was
     ///     readable; waited instead of the backoff, capped at ``maximumRetryAfter``.
     ///   - random: A number in `0…1` that picks the jittered delay.
