@@ -115,6 +115,7 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 "BackstopJSON",
+                "BackstopTestSupport",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),

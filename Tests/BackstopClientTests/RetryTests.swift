@@ -211,18 +211,16 @@ extension BackstopClient {
             }
         }
 
+        /// The backoff waits on a test clock nobody advances: only the cancellation can end it
+        /// (the time limit only stops a hang).
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test func cancellingDuringTheBackoffEndsTheWaitAtOnce() async throws {
+        @Test(.timeLimit(.minutes(1))) func cancellingDuringTheBackoffEndsTheWaitAtOnce() async throws {
             try await withBackend { backend, url in
-                // A test clock nobody advances: the backoff would wait forever.
                 let client = makeClient(url, pipeline: Self.retrying(clock: TestClock()))
                 let call = Task { await failure(of: client, Self.statusEndpoint(code: 503, failures: 5)) }
                 _ = try await backend.requestLog.arrival()
-                let cancelled = ContinuousClock.now
                 call.cancel()
-                let error = await call.value
-                #expect(transportReason(of: error) == .cancelled)
-                #expect(ContinuousClock.now - cancelled < .seconds(1))
+                #expect(transportReason(of: await call.value) == .cancelled)
                 #expect(await backend.hits(Self.statusPath(503)) == 1)
             }
         }

@@ -7,32 +7,28 @@ import OpenAPIRuntime
 import Testing
 
 extension BackstopClient {
-    /// Many calls at once, bounded in time. Run alone (the parent suite is serialized): each
-    /// measures how fast 1,000 calls end on two cores, debug builds of the transports included.
+    /// Many calls at once, bounded in time (the time limit only stops a hang). Run alone (the
+    /// parent suite is serialized), so 1,000 calls do not starve the other suites.
     @Suite("Stress", .timeLimit(.minutes(1)))
     struct StressTests {
-        /// Every call must end as cancelled, promptly. How promptly is a measurement, not a test
-        /// assertion (house rule: no timers asserted in tests): on an idle 2-core machine the
-        /// 1,000 calls end in 0.3–1.0 s; the bound here only catches a call that waits for its
-        /// response or its timeout instead of the cancellation, while the rest of the suite
-        /// loads both cores.
+        /// Every call must end as cancelled. The slow answers wait on the server's test clock,
+        /// which nobody advances, and a call with the 30 s timeout that missed the cancellation
+        /// would end as `timedOut`: so each `cancelled` proves the cancellation ended it. How fast
+        /// is measured, not asserted (on an idle 2-core machine the 1,000 calls end in 0.3–1.0 s).
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases, [nil, Duration.seconds(30)])
         func cancellingAThousandCallsInFlightEndsThemAllAsCancelled(transport: TransportKind, timeout: Duration?) async throws {
-            // Slow answers on a test clock nobody advances: only the cancellation ends a call.
-            let (reasons, elapsed) = try await withBackend { _, url in
+            let reasons = try await withBackend { _, url in
                 await Self.cancelAThousandCallsInFlight(url, transport, timeout: timeout)
             }
             #expect(reasons.count == 1_000)
             #expect(reasons.allSatisfy { $0 == .cancelled })
-            #expect(elapsed < .seconds(5), "took \(elapsed)")
-            print("cancelled 1000 in-flight calls (\(transport.rawValue), timeout \(timeout.map { "\($0)" } ?? "none")) in \(elapsed)")
         }
 
-        /// Hands 1,000 calls to the transport, cancels them all, and answers how they ended and how long it took.
+        /// Hands 1,000 calls to the transport, cancels them all, and answers how they ended.
         static func cancelAThousandCallsInFlight(
             _ url: URL, _ transport: TransportKind, timeout: Duration?
-        ) async -> (reasons: [TransportFailure.Reason?], elapsed: Duration) {
+        ) async -> [TransportFailure.Reason?] {
             let (sent, sending) = AsyncStream<Void>.makeStream()
             let client = makeClient(url, transport, pipeline: quietPipeline { $0.middlewares = [Handoff(sending)]; $0.timeout = timeout })
             let endpoint = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
@@ -46,12 +42,11 @@ extension BackstopClient {
                     handedOver += 1
                     if handedOver == 1_000 { break }
                 }
-                let start = ContinuousClock.now
                 group.cancelAll()
                 var reasons: [TransportFailure.Reason?] = []
                 for await reason in group { reasons.append(reason) }
                 // The group has returned: no call's task is left running.
-                return (reasons, ContinuousClock.now - start)
+                return reasons
             }
         }
 
@@ -62,21 +57,18 @@ extension BackstopClient {
                 let budget = RetryBudget()
                 let client = makeClient(url, transport, pipeline: quietPipeline { $0.retry = .default; $0.retryBudget = budget; $0.clock = ImmediateClock() })
                 let endpoint = RetryTests.statusEndpoint(code: 503, failures: .max)
-                let start = ContinuousClock.now
                 let layers = await withTaskGroup(of: StudyGroupError.Layer?.self) { group in
                     for _ in 0..<1_000 {
                         group.addTask { await failure(of: client, endpoint)?.layer }
                     }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
-                let elapsed = ContinuousClock.now - start
                 let extra = await backend.hits(RetryTests.statusPath(503)) - 1_000
                 #expect(layers.count == 1_000)
                 #expect(layers.allSatisfy { $0 == .http })
                 // At most the reserve plus the share of the 1,000 requests; without a budget, 2,000.
                 #expect(extra <= budget.reserve + Int(budget.share * 1_000))
                 #expect(extra > 0)
-                print("1000 calls to a failing backend (\(transport.rawValue)): \(extra) extra attempts in \(elapsed)")
             }
         }
     }

@@ -1,8 +1,9 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Testing
 
-@Suite("Bridging to NSError")
+@Suite("Bridging to NSError", .englishMessages)
 struct BridgingTests {
     @Test("error codes: server code, HTTP status, underlying code", arguments: [
         (StudyGroupError.server(.module(.wrongTeamCode, message: nil)), 11210005),

@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Testing
 
@@ -77,7 +78,7 @@ enum Article {
     }
 }
 
-@Suite("The DocC article's code")
+@Suite("The DocC article's code", .englishMessages)
 struct DocCArticleTests {
     func backend(_ body: String, status: HTTPResponse.Status = .ok) -> Article.Backend {
         Article.Backend(client: Article.Client { _ in (Data(body.utf8), HTTPResponse(status: status)) })

@@ -1,8 +1,9 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Testing
 
-@Suite("User messages from catalogs")
+@Suite("User messages from catalogs", .englishMessages)
 struct MessageCatalogTests {
     let offline = StudyGroupError.transport(TransportFailure(.offline))
     let english = Locale(identifier: "en_US")
@@ -122,6 +123,15 @@ struct MessageCatalogTests {
         #expect(!message.isEmpty)
         // Keys have no spaces; every message has.
         #expect(message.contains(" "), "looks like a key: \(message)")
+    }
+
+    @Test("the pinned locale is the one LocalizedError and NSError use")
+    func pinnedLocale() {
+        // The suite pins English, as an app with its own language setting would.
+        #expect(MessageCatalog.locale == Locale(identifier: "en"))
+        let error = StudyGroupError.transport(TransportFailure(.offline))
+        #expect(error.localizedDescription == error.userMessage(locale: Locale(identifier: "en")))
+        #expect(error.localizedDescription != error.userMessage(locale: Locale(identifier: "ko")))
     }
 
     @Test("the standard catalog is what LocalizedError uses, and apps install their own")

@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Observation
 import Testing
@@ -151,14 +152,25 @@ enum RecoveryArticle {
 }
 
 @MainActor
-@Suite("The recovery DocC article's code", .serialized)
+@Suite("The recovery DocC article's code", .serialized, .englishMessages)
 struct RecoveryArticleTests {
     typealias A = RecoveryArticle
 
     @MainActor final class Screens: RecoveryArticle.Router {
         var shown: [String] = []
-        func showSignIn() { shown.append("signIn") }
-        func openSettings() { shown.append("settings") }
+        /// One element each time a screen is shown, so a test waits for the screens it expects.
+        let changes: AsyncStream<Void>
+        private let changed: AsyncStream<Void>.Continuation
+
+        init() { (changes, changed) = AsyncStream<Void>.makeStream() }
+
+        func showSignIn() { show("signIn") }
+        func openSettings() { show("settings") }
+
+        private func show(_ screen: String) {
+            shown.append(screen)
+            changed.yield()
+        }
     }
 
     @MainActor final class Calls {
@@ -200,7 +212,7 @@ struct RecoveryArticleTests {
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-    @Test("the presenter flow: fail offline, retry, fail, retry, succeed; routes reach the router")
+    @Test("the presenter flow: fail offline, retry, fail, retry, succeed; routes reach the router", .timeLimit(.minutes(1)))
     func presenterFlow() async throws {
         let presenter = RecoveryPresenter(policy: A.recovery, locale: Locale(identifier: "en"))
         let calls = Calls()
@@ -234,9 +246,10 @@ struct RecoveryArticleTests {
         presenter.perform(.signIn, on: signIn.id)
         let offline = try #require(presenter.alert)
         presenter.perform("openSettings", on: offline.id)
+        var changes = screens.changes.makeAsyncIterator()
         let following = Task { await A.follow(presenter, with: screens) }
         // Both routes were published before the router started: it sees them in order.
-        for _ in 0..<10_000 where screens.shown.count < 2 { await Task.yield() }
+        while screens.shown.count < 2, await changes.next() != nil {}
         following.cancel()
         #expect(screens.shown == ["signIn", "settings"])
     }

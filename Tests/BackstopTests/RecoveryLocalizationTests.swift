@@ -1,8 +1,9 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Testing
 
-@Suite("Recovery alerts in the user's language")
+@Suite("Recovery alerts in the user's language", .englishMessages)
 struct RecoveryLocalizationTests {
     let policy = RecoveryPolicy(catalog: .builtIn)
     let offline = StudyGroupError.transport(TransportFailure(.offline))

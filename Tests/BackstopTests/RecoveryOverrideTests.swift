@@ -1,4 +1,5 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ enum LibraryCode: Int, ServerCode {
     case bookLost = 11210005
 }
 
-@Suite("Recovery overrides, per code and per category")
+@Suite("Recovery overrides, per code and per category", .englishMessages)
 struct RecoveryOverrideTests {
     let english = Locale(identifier: "en")
     let catalog = MessageCatalog.builtIn.merging(MessageCatalog([

@@ -1,10 +1,11 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Observation
 import Testing
 
 @MainActor
-@Suite("The recovery presenter")
+@Suite("The recovery presenter", .englishMessages)
 struct RecoveryPresenterTests {
     /// What the operations handed to the presenter did.
     @MainActor final class Runs {

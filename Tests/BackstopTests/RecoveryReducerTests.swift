@@ -1,8 +1,9 @@
 import Backstop
+import BackstopTestSupport
 import Foundation
 import Testing
 
-@Suite("The recovery reducing function")
+@Suite("The recovery reducing function", .englishMessages)
 struct RecoveryReducerTests {
     enum Request: Equatable, Sendable {
         case loadFeed(page: Int)

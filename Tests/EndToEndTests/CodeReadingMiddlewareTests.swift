@@ -9,7 +9,7 @@ import Testing
 /// Middlewares that read business codes parse the body before the client decodes it, and the
 /// client decodes from that parse instead of parsing again. Whatever they read, the caller
 /// gets what a client without them gets, and each repair is reported once.
-@Suite("Middlewares that read business codes", .timeLimit(.minutes(1)))
+@Suite("Middlewares that read business codes", .timeLimit(.minutes(1)), .englishMessages)
 struct CodeReadingMiddlewareTests {
     /// Every scenario that answers without waiting on the server's clock.
     static let scenarios = Scenario.all.filter { $0 != .slow }

@@ -7,7 +7,7 @@ import Testing
 
 /// The real client, on each transport, against BadBackend over loopback: every scenario the
 /// server offers, the payload or the exact error, the repairs and the alert.
-@Suite("End to end", .timeLimit(.minutes(1)))
+@Suite("End to end", .timeLimit(.minutes(1)), .englishMessages)
 struct ScenarioTests {
     /// Every scenario on every transport.
     static let cases = Scenario.all.flatMap { scenario in TransportKind.allCases.map { (scenario, $0) } }

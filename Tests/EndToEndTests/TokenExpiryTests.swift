@@ -8,7 +8,7 @@ import Testing
 /// An access token that expires on the server's clock, seen by a client without an
 /// authenticator (token refresh, issue 7, lands separately): the app gets the token-expired
 /// general code and the alert asks the user to sign in.
-@Suite("End to end: an expired token", .timeLimit(.minutes(1)))
+@Suite("End to end: an expired token", .timeLimit(.minutes(1)), .englishMessages)
 struct TokenExpiryTests {
     struct Tokens: Decodable, Sendable {
         var accessToken: String

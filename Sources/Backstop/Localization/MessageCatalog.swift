@@ -111,10 +111,22 @@ public struct MessageCatalog: Sendable, Hashable {
         return tags.map(normalized).filter { seen.insert($0).inserted }
     }
 
-    /// The locale of the user's first preferred language, which is what error messages use
-    /// unless a caller passes another.
+    /// The locale error messages use when a caller passes none (`LocalizedError`, `NSError`,
+    /// ``APIError/userMessage(locale:catalog:)`` and recovery alerts); `nil`, the default,
+    /// follows the user's first preferred language.
+    ///
+    /// An app with a language setting of its own sets it, and so do tests, so they read the
+    /// same text on every machine whatever its language.
+    public static var locale: Locale? {
+        get { pinnedLocale.withLock { $0 } }
+        set { pinnedLocale.withLock { $0 = newValue } }
+    }
+
+    private static let pinnedLocale = LockedValue<Locale?>(nil)
+
+    /// ``locale``, or the locale of the user's first preferred language.
     static var preferredLocale: Locale {
-        Locale(identifier: Locale.preferredLanguages.first ?? "en")
+        locale ?? Locale(identifier: Locale.preferredLanguages.first ?? "en")
     }
 
     private static func normalized(_ tag: String) -> String {
