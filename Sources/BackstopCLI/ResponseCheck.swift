@@ -46,18 +46,20 @@ struct ResponseCheck {
         return 1
     }
 
-    /// The report, one fact a line.
+    /// The report, one fact a line. Every text the response brought (messages, member names;
+    /// codes, descriptions and repairs escape their own) has its control and bidirectional
+    /// characters escaped: `check` fetches any URL, and no server may write to the terminal.
     var lines: [String] {
         var lines: [String]
         switch outcome {
         case .payload(let shape):
             lines = ["payload: \(shape)"]
         case .businessFailure(let code, let message):
-            lines = ["business failure: code \(code)" + (message.map { ", message \"\($0)\"" } ?? ", no message")]
+            lines = ["business failure: code \(code)" + (message.map { ", message \"\(UntrustedText.escaped($0))\"" } ?? ", no message")]
         case .httpError(let status, let code, let message):
             var line = "HTTP error: status \(status)"
             if let code { line += ", code \(code)" }
-            if let message { line += ", message \"\(message)\"" }
+            if let message { line += ", message \"\(UntrustedText.escaped(message))\"" }
             lines = [line]
         case .contractBroken(let reason):
             lines = ["contract broken: \(reason)"]
@@ -78,7 +80,7 @@ struct ResponseCheck {
             return "[\(elements.count) × \(depth < 3 ? shape(of: first, depth: depth + 1) : "…")]"
         case .object(let members):
             guard depth < 3 else { return "{…}" }
-            let fields = members.keys.sorted().map { "\($0): \(shape(of: members[$0] ?? .null, depth: depth + 1))" }
+            let fields = members.keys.sorted().map { "\(UntrustedText.escaped($0)): \(shape(of: members[$0] ?? .null, depth: depth + 1))" }
             return "{" + fields.joined(separator: ", ") + "}"
         }
     }

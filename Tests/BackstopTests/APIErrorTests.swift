@@ -11,7 +11,7 @@ struct APIErrorTests {
         (.http(HTTPFailure(status: .serviceUnavailable, code: 10503, message: "Back at 3am")),
          #"http → 503 Service Unavailable → code 10503 "Back at 3am""#, "http.503.10503"),
         (.http(HTTPFailure(status: .notFound, body: Data("<h1>Not\n  Found</h1>".utf8))),
-         "http → 404 Not Found → body: <h1>Not Found</h1>", "http.404"),
+         #"http → 404 Not Found → body: <h1>Not\u{A} Found</h1>"#, "http.404"),
         (.decoding(DecodingFailure(.code, at: "$.statusCode", .missing, excerpt: "<html>")),
          "decoding → code at $.statusCode is missing; body: <html>", "decoding.code.missing.$.statusCode"),
         (.decoding(DecodingFailure(.payload, at: "$.data[12].tags[0]", .null, excerpt: "{}")),

@@ -112,8 +112,9 @@ struct ClassificationTests {
     @Test("a code's description stays one short line, whatever the backend sent", arguments: [
         (RawServerCode(200), "200"),
         (RawServerCode("E1001"), #""E1001""#),
-        (RawServerCode("E1\nE2\t\"x\""), #""E1\nE2\t\"x\"""#),
-        (RawServerCode(String(repeating: "a", count: 41)), "\"" + String(repeating: "a", count: 40) + "\"…"),
+        (RawServerCode("E1\nE2\t\"x\""), #""E1\u{A}E2\u{9}\"x\"""#),
+        (RawServerCode("\u{1B}[2J\u{202E}"), #""\u{1B}[2J\u{202E}""#),
+        (RawServerCode(String(repeating: "a", count: 41)), "\"" + String(repeating: "a", count: 40) + "…\""),
     ])
     func codeDescription(code: RawServerCode, shown: String) {
         #expect(code.description == shown)

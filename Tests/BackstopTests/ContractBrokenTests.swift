@@ -19,7 +19,7 @@ struct ContractBrokenTests {
 
     static let shapeA: [Case] = [
         Case(name: "HTML error page", body: "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head></html>",
-             part: .body, path: "$", problem: .notJSON, mentions: ["body is not JSON", "code at $.statusCode", "<!DOCTYPE html> <html>"]),
+             part: .body, path: "$", problem: .notJSON, mentions: ["body is not JSON", "code at $.statusCode", #"<!DOCTYPE html>\u{A}<html>"#]),
         Case(name: "empty body", body: "", part: .body, path: "$", problem: .emptyBody,
              mentions: ["body is empty", "code at $.statusCode"]),
         Case(name: "whitespace only", body: " \n ", part: .body, path: "$", problem: .emptyBody, mentions: ["body is empty"]),

@@ -94,6 +94,10 @@ extension Outcome {
         case .unknownCode:
             return Outcome(.server(.unknown(RawServerCode(77_777), message: "Something new went wrong")),
                            alert: .rejectedInput, [.dismiss])
+        case .hostileMessage:
+            // Kept as received in the error; what an alert shows of it is `UntrustedText.forUser`'s.
+            return Outcome(.server(.unknown(RawServerCode(77_777), message: Scenario.hostileText)),
+                           alert: .rejectedInput, [.dismiss])
         case .httpStatus(let status):
             let (reason, category, actions): (String, RecoveryCategory, [RecoveryAction.ID]) = switch status {
             case 400: ("Bad Request", .rejectedInput, [.dismiss])

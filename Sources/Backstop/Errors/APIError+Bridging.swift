@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 
 extension APIError: CustomNSError {
@@ -40,8 +41,9 @@ extension APIError: CustomNSError {
         ]
         info[NSLocalizedFailureReasonErrorKey] = failureReason
         info[NSLocalizedRecoverySuggestionErrorKey] = recoverySuggestion
-        info[Self.serverMessageKey] = serverMessage
-        info[Self.serverCodeKey] = businessCode?.stringValue
+        // `NSError`'s own description prints these: nothing in them may act on a terminal.
+        info[Self.serverMessageKey] = serverMessage.map(UntrustedText.forUser)
+        info[Self.serverCodeKey] = businessCode.map { UntrustedText.escaped($0.stringValue) }
         switch self {
         case .transport(let failure): info[NSUnderlyingErrorKey] = failure.underlying.map { $0.error as NSError }
         case .client(let failure): info[NSUnderlyingErrorKey] = failure.underlying.map { $0.error as NSError }
@@ -58,9 +60,10 @@ extension APIError: CustomNSError {
         NSError(domain: layer.errorDomain, code: errorCode, userInfo: errorUserInfo)
     }
 
-    /// The `errorUserInfo` key of the server's own message.
+    /// The `errorUserInfo` key of the server's own message, as a user may see it: control and
+    /// bidirectional characters removed (``APIError/serverMessage`` keeps the text as received).
     public static var serverMessageKey: String { "BackstopServerMessage" }
-    /// The `errorUserInfo` key of the business code, as text.
+    /// The `errorUserInfo` key of the business code, as text, control characters escaped.
     public static var serverCodeKey: String { "BackstopServerCode" }
 
     // FNV-1a: the same text gives the same code on every run and platform, unlike `hashValue`.

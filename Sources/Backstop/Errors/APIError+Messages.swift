@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 
 extension APIError: LocalizedError {
@@ -48,7 +49,8 @@ extension APIError: LocalizedError {
     /// own message, else the entry in English: the most specific text, in the best language.
     func specificMessage(for key: String?, languages: [String], catalog: MessageCatalog) -> String? {
         if let key, let message = catalog.message(for: key, languages: languages) { return message }
-        if let message = serverMessage?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty {
+        // What the server wrote, without the characters that could disguise or reverse it.
+        if let message = serverMessage.map(UntrustedText.forUser)?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty {
             return message
         }
         if let key, let message = catalog.message(for: key, languages: ["en"]) { return message }

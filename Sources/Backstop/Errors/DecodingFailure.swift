@@ -1,3 +1,5 @@
+import BackstopJSON
+
 /// A body that broke its contract or a payload that could not be decoded.
 ///
 /// Says which part is wrong, where, and how, and keeps the start of the body:
@@ -39,7 +41,8 @@ public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertibl
     public var problem: Problem
     /// A developer's account of what was expected and found; never shown to users.
     public var detail: String?
-    /// The start of the body, on one line.
+    /// The start of the body, on one line: when Backstop makes it, control and bidirectional
+    /// characters are escaped (`\u{1B}`), as in every text it writes for engineers.
     public var excerpt: String
 
     /// A decoding failure.
@@ -60,7 +63,7 @@ public struct DecodingFailure: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// `payload at $.result.data is missing (…); body: {"statusCode":200,…`
     public var description: String {
-        var text = part == .body ? "body" : "\(partName) at \(path)"
+        var text = part == .body ? "body" : "\(partName) at \(UntrustedText.escaped(path))"
         text += " \(problemPhrase)"
         if let detail { text += " (\(OneLine.text(detail, limit: 200)))" }
         if !excerpt.isEmpty {

@@ -26,12 +26,12 @@ public struct RawServerCode: Sendable, Hashable, CustomStringConvertible,
     public init(integerLiteral value: Int) { self.init(value) }
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// The number, or the text quoted with its control characters escaped and cut after 40
-    /// characters, so a code from the network keeps a log line to one short line.
+    /// The number, or the text quoted with its control and bidirectional characters escaped
+    /// and cut after 40 characters, so a code from the network keeps a log line to one short line.
     public var description: String {
         if let intValue { return String(intValue) }
-        guard stringValue.count > 40 else { return stringValue.debugDescription }
-        return String(stringValue.prefix(40)).debugDescription + "…"
+        // Quotes inside are escaped too, so the code's end is where the last quote is.
+        return "\"" + OneLine.text(stringValue, limit: 40).replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.stringValue == rhs.stringValue }

@@ -25,15 +25,17 @@ public struct LoggingRepairReporter: RepairReporter {
 
     public func report(_ repairs: [Repair], decoding type: Any.Type) {
         for repair in repairs {
+            // Paths and excerpts come from the document: escaped, they cannot act on a terminal.
+            let path = UntrustedText.escaped(repair.path)
             var metadata: Logger.Metadata = [
-                "path": "\(repair.path)",
-                "expected": "\(repair.expected)",
-                "found": "\(repair.found)",
+                "path": "\(path)",
+                "expected": "\(UntrustedText.escaped(repair.expected))",
+                "found": "\(UntrustedText.escaped(repair.found.description))",
                 "action": "\(repair.action.rawValue)",
                 "model": "\(type)",
             ]
-            if let reason = repair.reason { metadata["reason"] = "\(reason)" }
-            logger.log(level: level, "Repaired \(repair.path) while decoding \(type): \(repair.action.rawValue)", metadata: metadata)
+            if let reason = repair.reason { metadata["reason"] = "\(UntrustedText.escaped(reason))" }
+            logger.log(level: level, "Repaired \(path) while decoding \(type): \(repair.action.rawValue)", metadata: metadata)
         }
     }
 }

@@ -1,28 +1,36 @@
+import BackstopJSON
 import Foundation
 
-/// Text made fit for a one-line log entry: whitespace runs collapsed, long text cut.
+/// Text from the network made fit for a one-line log entry or `description`: runs of spaces
+/// collapsed, control and bidirectional scalars escaped as ``UntrustedText/escaped(_:)``
+/// writes them (a line break too: a line stays one line), long text cut.
 enum OneLine {
     static func text(_ text: String, limit: Int) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var count = 0
         var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
+        for scalar in text.unicodeScalars {
+            let unsafe = UntrustedText.isUnsafe(scalar)
+            if scalar.properties.isWhitespace && !unsafe {
                 pendingSpace = !result.isEmpty
                 continue
             }
-            // The limit counts the space a character brings with it, so text cut there never
+            // The limit counts the space a scalar brings with it, so text cut there never
             // ends in a space, and a space at the limit cannot step over it.
-            if count + (pendingSpace ? 1 : 0) >= limit { return result + "…" }
+            if count + (pendingSpace ? 1 : 0) >= limit { return String(result) + "…" }
             if pendingSpace {
                 result.append(" ")
                 count += 1
                 pendingSpace = false
             }
-            result.append(character)
+            if unsafe || scalar == "\\" {
+                result.append(contentsOf: UntrustedText.escaped(String(scalar)).unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
             count += 1
         }
-        return result
+        return String(result)
     }
 
     /// The start of a body as text, for error messages; bytes that are not UTF-8 show as `�`.

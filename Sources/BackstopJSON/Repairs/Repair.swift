@@ -120,9 +120,11 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(reason)
     }
 
+    /// One line for engineers; paths and excerpts come from the document, so their control and
+    /// bidirectional characters are escaped (`\u{1B}`).
     public var description: String {
         var text = "\(path): expected \(expected), found \(found); \(action.rawValue)"
         if let reason { text += " (\(reason))" }
-        return text
+        return UntrustedText.escaped(text)
     }
 }

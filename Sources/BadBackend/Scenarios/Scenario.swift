@@ -12,6 +12,11 @@ public enum Scenario: Sendable, Hashable {
     case studyGroup(StudyGroupCode)
     /// A business code no client declares, ``unknownCode``, in a failure envelope.
     case unknownCode
+    /// ``unknownBusinessCode`` in a failure envelope whose message is ``hostileText``: valid
+    /// JSON that would clear a terminal, retitle its window, forge a log line and reverse a file
+    /// name if a client wrote it out as received. `?message=` sends another message, `?repeat=`
+    /// repeats it (up to ``maximumMessageBytes``).
+    case hostileMessage
     /// This HTTP error status, with a failure envelope whose code is the status times 100;
     /// 429 carries `Retry-After`.
     case httpStatus(Int)
@@ -30,6 +35,12 @@ public enum Scenario: Sendable, Hashable {
 
     /// The business code of ``unknownCode``.
     public static let unknownBusinessCode = 77_777
+    /// The message of ``hostileMessage``: ESC sequences that clear the screen and set the window
+    /// title, a BEL, a right-to-left override before a file name, and a line feed with a forged
+    /// log line after it.
+    public static let hostileText = "\u{1B}[2J\u{1B}]0;pwned\u{07} ok\u{202E}gnp.exe\nfake: line"
+    /// The longest message ``hostileMessage`` sends, however many times `?repeat=` asks for.
+    public static let maximumMessageBytes = 2 << 20
     /// The HTTP statuses ``httpStatus(_:)`` serves.
     public static let httpStatuses = [400, 401, 403, 404, 408, 409, 429, 500, 501, 502, 503, 504]
 
@@ -57,7 +68,7 @@ public enum Scenario: Sendable, Hashable {
         Dirt.allCases.map(Scenario.dirty)
         + GeneralCode.allCases.map(Scenario.general)
         + StudyGroupCode.allCases.map(Scenario.studyGroup)
-        + [.unknownCode]
+        + [.unknownCode, .hostileMessage]
         + httpStatuses.map(Scenario.httpStatus)
         + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody]
 
@@ -85,7 +96,7 @@ public enum Scenario: Sendable, Hashable {
         case generalCode = "general-code"
         /// A ``StudyGroupCode`` in a failure envelope.
         case moduleCode = "module-code"
-        /// A code no client declares in a failure envelope.
+        /// A code no client declares in a failure envelope, with an ordinary or a hostile message.
         case unknownCode = "unknown-code"
         /// An HTTP error status.
         case httpStatus = "http-status"
@@ -100,6 +111,7 @@ public enum Scenario: Sendable, Hashable {
         case .general(let code): code.scenario.name
         case .studyGroup(let code): code.scenario.name
         case .unknownCode: "unknown-code"
+        case .hostileMessage: "hostile-message"
         case .httpStatus(let status): "http-\(status)"
         case .htmlErrorPage: "html-error-page"
         case .emptyBody: "empty-body"
@@ -116,7 +128,7 @@ public enum Scenario: Sendable, Hashable {
         case .dirty: .dirtyData
         case .general: .generalCode
         case .studyGroup: .moduleCode
-        case .unknownCode: .unknownCode
+        case .unknownCode, .hostileMessage: .unknownCode
         case .httpStatus: .httpStatus
         case .htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody: .brokenResponse
         }
@@ -127,7 +139,7 @@ public enum Scenario: Sendable, Hashable {
         switch self {
         case .general(let code): code.rawValue
         case .studyGroup(let code): code.rawValue
-        case .unknownCode: Self.unknownBusinessCode
+        case .unknownCode, .hostileMessage: Self.unknownBusinessCode
         default: nil
         }
     }
@@ -142,6 +154,7 @@ public enum Scenario: Sendable, Hashable {
         case .general(let code): "general code \(code.rawValue) (\(code.scenario.message)) in a failure envelope"
         case .studyGroup(let code): "study-group code \(code.rawValue) (\(code.scenario.message)) in a failure envelope"
         case .unknownCode: "code \(Self.unknownBusinessCode), which no client declares, in a failure envelope"
+        case .hostileMessage: "code \(Self.unknownBusinessCode) whose message holds terminal escapes, a bell, a right-to-left override and a line break"
         case .httpStatus(429): "HTTP 429 with Retry-After and a failure envelope"
         case .httpStatus(let status): "HTTP \(status) with a failure envelope"
         case .htmlErrorPage: "HTTP 502 with a proxy's HTML page"
@@ -159,6 +172,7 @@ public enum Scenario: Sendable, Hashable {
         case .general(let code): code.scenario.message
         case .studyGroup(let code): code.scenario.message
         case .unknownCode: "Something new went wrong"
+        case .hostileMessage: Self.hostileText
         default: summary
         }
     }

@@ -57,6 +57,12 @@ struct BackendResponder: HTTPResponder {
             let code = query.get("status", as: Int.self).flatMap { (100...599).contains($0) ? $0 : nil } ?? 200
             let status = HTTPResponse.Status(code: code)
             return context.failure(status, code: entry.scenario?.businessCode ?? 0, message: entry.scenario?.message ?? "").response
+        case .hostileMessage?:
+            let code = query.get("status", as: Int.self).flatMap { (100...599).contains($0) ? $0 : nil } ?? 200
+            let message = query.get("message").map { String($0) } ?? Scenario.hostileText
+            let count = max(1, min(query.get("repeat", as: Int.self) ?? 1, Scenario.maximumMessageBytes / max(message.utf8.count, 1)))
+            let text = String(repeating: message, count: count)
+            return context.failure(HTTPResponse.Status(code: code), code: Scenario.unknownBusinessCode, message: text).response
         case .httpStatus(let code)?:
             let status = HTTPResponse.Status(code: code)
             var answer = context.failure(status, code: code * 100, message: Scenario.reasonPhrase(of: code))

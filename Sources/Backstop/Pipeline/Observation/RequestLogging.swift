@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 import HTTPTypes
 import Logging
@@ -6,6 +7,10 @@ import Logging
 /// The logging stage of a ``ClientPipeline``: one structured line per call, with method,
 /// path, status, duration, attempts and repairs, and for a failure the error's one-line
 /// description.
+///
+/// Text from the network in the line and its metadata (paths, messages, excerpts) has its
+/// control and bidirectional characters escaped (`\u{1B}`), so a hostile server cannot clear
+/// the terminal that tails the log, forge a second line, or reverse what follows.
 ///
 /// `GET /groups/42 → 200 in 12 ms, 1 attempt, 0 repairs`
 ///
@@ -75,14 +80,15 @@ public struct RequestLogging: Sendable {
             secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.redacted) }
         }
         let method = outcome.method.rawValue
-        let path = scrub(outcome.path)
+        // Paths can carry identifiers a server sent; nothing in a line may act on a terminal.
+        let path = UntrustedText.escaped(scrub(outcome.path))
         let (seconds, attoseconds) = outcome.duration.components
         let milliseconds = String(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded()))
         let attempts = String(outcome.attempts), repairs = String(outcome.repairs)
         var metadata = Logger.Metadata(minimumCapacity: 10)
         metadata["method"] = .string(method)
         metadata["path"] = .string(path)
-        metadata["operation"] = .string(scrub(outcome.operationID))
+        metadata["operation"] = .string(UntrustedText.escaped(scrub(outcome.operationID)))
         metadata["duration_ms"] = .string(milliseconds)
         metadata["attempts"] = .string(attempts)
         metadata["repairs"] = .string(repairs)
