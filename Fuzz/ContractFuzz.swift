@@ -220,7 +220,7 @@ private func check<Payload, General, Module>(
         // The reporter hears every repair the report holds.
         guard log.repairs == report.repairs else { fatalError("the reporter heard \(log.repairs), the report holds \(report.repairs)") }
         guard report.repairs.allSatisfy({ $0.path.hasPrefix("$") }) else { fatalError("a repair path not rooted at the body: \(report.repairs)") }
-        _ = report.repairs.map(\.description)
+        for repair in report.repairs { requireSafe(repair.description, "a repair's description") }
         _ = String(describing: report.value)
     case .failure(let error):
         if !accepted {
@@ -236,17 +236,36 @@ private func check<Payload, General, Module>(
             guard failure.path.hasPrefix("$") else { fatalError("a failure path not rooted at the body: \(failure)") }
             guard failure.excerpt.count <= 121 else { fatalError("an excerpt of \(failure.excerpt.count) characters: \(failure.excerpt)") }
         }
-        _ = error.description
+        requireSafe(error.description, "the error's description")
+        requireSafe(error.nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? "", "NSError's debug description")
         _ = error.groupingIdentifier
         _ = error.role
         _ = error.serverMessage
         _ = error.nsError.userInfo.count
-        _ = error.userMessage()
-        _ = error.userMessage(locale: Locale(identifier: "zh-Hant-TW"))
+        requireSafe(error.userMessage(), "the user message", forUser: true)
+        requireSafe(error.userMessage(locale: Locale(identifier: "zh-Hant-TW")), "the user message", forUser: true)
         _ = error.failureReason
         _ = error.recoverySuggestion
         _ = error.recoveryCategory
-        _ = RecoveryPolicy.standard.alert(for: error)
+        if let alert = RecoveryPolicy.standard.alert(for: error) {
+            requireSafe(alert.title, "an alert's title", forUser: true)
+            requireSafe(alert.message, "an alert's message", forUser: true)
+        }
         _ = error.reclassified(for: NoModuleCodes.self).description
+    }
+}
+
+/// Stops the fuzzer when text Backstop wrote holds a character a server could act with: any C0
+/// or C1 control, DEL, a line or paragraph separator, a bidirectional embedding, override or
+/// isolate. Text for users may keep line feeds. Written out here rather than borrowed from
+/// `UntrustedText`, so the oracle is independent of the code it checks.
+private func requireSafe(_ text: String, _ what: String, forUser: Bool = false) {
+    for scalar in text.unicodeScalars {
+        if forUser && scalar == "\n" { continue }
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+            fatalError("\(what) holds U+\(String(scalar.value, radix: 16, uppercase: true)): \(text.debugDescription)")
+        default: continue
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backstop
+import BackstopJSON
 import BackstopTestSupport
 import BadBackend
 @testable import BackstopCLI
@@ -132,6 +133,54 @@ struct CheckCommandTests {
             #expect(declined.lines.dropFirst().first == #"business failure: code 11210006, message "Class not found""#)
             let retry = try await Self.report([url.absoluteString + "/scenarios/http-429/\(style.rawValue)/products", "--contract", style.rawValue])
             #expect(retry.lines.dropFirst().first == #"HTTP error: status 429, code 42900, message "Too Many Requests""#)
+        }
+    }
+
+    // MARK: Text the response brought
+
+    static func unsafe(_ lines: [String]) -> [String] {
+        lines.filter { $0.unicodeScalars.contains(where: UntrustedText.isUnsafe) }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A hostile message in a file is printed escaped, and the escapes give back what was sent")
+    func hostileMessageInAFile() async throws {
+        let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{7} ok\u{202E}gnp.exe\r\nfake: line\u{0}\u{9B}31m\u{2066}"
+        let json = String(data: try JSONSerialization.data(withJSONObject: ["code": 77777, "msg": hostile, "data": NSNull()]), encoding: .utf8) ?? ""
+        let report = try await Self.report([try Self.file(json), "--contract", "b"])
+        #expect(report.exitCode == 1)
+        #expect(Self.unsafe(report.lines).isEmpty, "\(report.lines)")
+        let line = try #require(report.lines.dropFirst().first)
+        #expect(line == "business failure: code 77777, message \"\(UntrustedText.escaped(hostile))\"")
+        #expect(UntrustedText.unescaped(line).contains(hostile))
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Raw escape bytes in a body that is not JSON never reach the terminal")
+    func rawEscapeBytes() async throws {
+        let report = try await Self.report([try Self.file("\u{1B}[2J\u{1B}[31mhello\u{7}"), "--contract", "b"])
+        #expect(report.exitCode == 1)
+        #expect(Self.unsafe(report.lines).isEmpty, "\(report.lines)")
+        #expect(report.lines.dropFirst().first?.contains(#"\u{1B}[2J\u{1B}[31mhello"#) == true)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A URL served by BadBackend: a hostile message, 1 MB of it, and right-to-left and CJK text unchanged")
+    func hostileMessageFromAServer() async throws {
+        try await withBackend { _, url in
+            let base = url.absoluteString + "/scenarios/hostile-message/b/products/1"
+            let hostile = try await Self.report([base, "--contract", "b"])
+            #expect(Self.unsafe(hostile.lines).isEmpty, "\(hostile.lines)")
+            #expect(hostile.lines.dropFirst().first.map(UntrustedText.unescaped)?.contains(Scenario.hostileText) == true)
+
+            let large = try await Self.report([base + "?repeat=20000", "--contract", "b"])
+            #expect(Self.unsafe(large.lines).isEmpty)
+            #expect((large.lines.dropFirst().first?.utf8.count ?? 0) > 1 << 20)
+
+            let legitimate = "مرحبا، שלום، 班级不存在 👨‍👩‍👧"
+            let query = legitimate.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let rtl = try await Self.report([base + "?message=" + query, "--contract", "b"])
+            #expect(rtl.lines.dropFirst().first == "business failure: code 77777, message \"\(legitimate)\"")
         }
     }
 }

@@ -15,20 +15,18 @@ enum OneLine {
                 pendingSpace = !result.isEmpty
                 continue
             }
-            // The limit counts the space a scalar brings with it, so text cut there never
-            // ends in a space, and a space at the limit cannot step over it.
-            if count + (pendingSpace ? 1 : 0) >= limit { return String(result) + "…" }
+            let piece = unsafe || scalar == "\\" ? UntrustedText.escaped(String(scalar)).unicodeScalars : nil
+            let length = piece?.count ?? 1
+            // The limit counts what is written, escapes whole, and the space a scalar brings with
+            // it, so text cut there never ends in a space or half an escape.
+            if count + (pendingSpace ? 1 : 0) + length > limit { return String(result) + "…" }
             if pendingSpace {
                 result.append(" ")
                 count += 1
                 pendingSpace = false
             }
-            if unsafe || scalar == "\\" {
-                result.append(contentsOf: UntrustedText.escaped(String(scalar)).unicodeScalars)
-            } else {
-                result.append(scalar)
-            }
-            count += 1
+            if let piece { result.append(contentsOf: piece) } else { result.append(scalar) }
+            count += length
         }
         return String(result)
     }

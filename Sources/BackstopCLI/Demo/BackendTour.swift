@@ -218,7 +218,7 @@ struct BackendTour {
         let seen = await backend.requestLog.entries.dropFirst(logged)
         let refreshes = seen.count { $0.path.hasSuffix("/auth/refresh") }
         block("server", ["\(refreshes) refresh\(refreshes == 1 ? "" : "es") for \(Self.parallelRequests) requests; BadBackend's request log:"]
-              + Self.runs(seen.map { $0.method + " " + $0.path + ($0.credential.map { " with " + $0 } ?? "") }))
+              + Self.runs(seen.map { UntrustedText.escaped($0.method + " " + $0.path + ($0.credential.map { " with " + $0 } ?? "")) }))
         for case .failure(let error) in results {
             block("alert", alertLines(for: error))
             return
