@@ -11,6 +11,7 @@
 // The measured closure does nothing but decode the already-loaded bytes.
 
 import BackstopJSON
+import BenchmarkPayloads
 import Benchmark
 import Foundation
 
