@@ -7,8 +7,9 @@
 #   Benchmarks/instructions.sh small88 twitter      # some of them
 #
 # Each figure is (count for N decodes − count for 0 decodes) / N: the process's start-up and the
-# payload's loading cancel out. Needs valgrind (Debian's package) and the corpus beside the
-# repository (see README.md). Builds InstructionCounts in release mode first.
+# payload's loading cancel out. Hashing is made deterministic, so dictionaries probe alike in
+# every run. Needs valgrind (Debian's package) and the corpus beside the repository (see
+# README.md). Builds InstructionCounts in release mode first.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
@@ -21,7 +22,7 @@ payloads=("$@")
 
 count() { # payload decoder iterations → total instructions
     local out; out=$(mktemp)
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" "$3" > /dev/null 2>&1
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" "$3" > /dev/null 2>&1
     awk '/^summary:/ { print $2 }' "$out"; rm -f "$out"
 }
 
