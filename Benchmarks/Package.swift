@@ -18,9 +18,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The payloads and their models, shared by the timed benchmarks and the instruction counts.
+        .target(
+            name: "BenchmarkPayloads",
+            path: "Benchmarks/Payloads"
+        ),
         .executableTarget(
             name: "JSONDecoding",
             dependencies: [
+                "BenchmarkPayloads",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "BackstopJSON", package: "Backstop"),
                 .product(name: "Backstop", package: "Backstop"),
@@ -29,6 +35,15 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
+        ),
+        // One payload decoded N times, for callgrind's instruction counts (`instructions.sh`).
+        .executableTarget(
+            name: "InstructionCounts",
+            dependencies: [
+                "BenchmarkPayloads",
+                .product(name: "BackstopJSON", package: "Backstop"),
+            ],
+            path: "Benchmarks/InstructionCounts"
         ),
         .executableTarget(
             name: "ClientOverhead",

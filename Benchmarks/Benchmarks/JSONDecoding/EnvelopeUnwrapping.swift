@@ -5,6 +5,7 @@
 // "unwrap1k/A|B|C" unwrap the same 1,000 items from each envelope. Compare each with "bare".
 
 import Backstop
+import BenchmarkPayloads
 import Benchmark
 import Foundation
 

@@ -2,6 +2,7 @@
 // sizes. The table to read is time against n: a linear decoder doubles its time when n doubles.
 
 import BackstopJSON
+import BenchmarkPayloads
 import Benchmark
 import Foundation
 

@@ -3,6 +3,7 @@
 // Plain Foundation and BackstopJSON only, so a stand-alone timing harness can reuse it.
 
 import BackstopJSON
+import BenchmarkPayloads
 import Foundation
 
 enum HostileShape: String, CaseIterable, Sendable {

@@ -11,6 +11,7 @@
 // The measured closure does nothing but decode the already-loaded bytes.
 
 import BackstopJSON
+import BenchmarkPayloads
 import Benchmark
 import Foundation
 
@@ -45,6 +46,13 @@ let benchmarks: @Sendable () -> Void = {
             load: { Data(EnvelopePayload.json(dirty: false).utf8) },
             expected: { Envelope(code: 200, msg: "OK", data: EnvelopeData(items: EnvelopePayload.items())) }
         )
+    }
+    // Small payloads, each decode with a fresh decoder as apps make one per call: what a call's
+    // setup costs, which the large files hide.
+    for contender in Contender.allCases {
+        registerSmallPayload("small88", SmallUser.self, SmallUser.json, contender)
+        registerSmallPayload("object1k", Profile.self, Profile.json, contender)
+        registerSmallPayload("envelope10", Envelope.self, SmallEnvelope.json, contender)
     }
     // Foundation (and .strict) cannot decode the dirty variant, so only the lenient decoder runs it.
     registerDirtyEnvelope()
@@ -127,6 +135,27 @@ func registerDecoding<T: Decodable & Equatable>(
         }
         trimHeap()
         return Prepared(data: data, decode: contender.decoder(for: T.self))
+    }
+}
+
+/// A small payload decoded 1,000 times per iteration, each time by a decoder made for the call.
+func registerSmallPayload<T: Decodable & Equatable>(_ payload: String, _ type: T.Type, _ data: Data, _ contender: Contender) {
+    Benchmark("\(payload)/\(contender.rawValue)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            switch contender {
+            case .foundation: blackHole(try JSONDecoder().decode(T.self, from: data))
+            case .lenient: blackHole(try ResilientJSONDecoder(policy: .lenient).decode(T.self, from: data))
+            case .strict: blackHole(try ResilientJSONDecoder(policy: .strict).decode(T.self, from: data))
+            }
+        }
+    } setup: {
+        let reference = try JSONDecoder().decode(T.self, from: data)
+        if contender != .foundation {
+            let report = try ResilientJSONDecoder(policy: contender == .strict ? .strict : .lenient).decodeWithReport(T.self, from: data)
+            guard report.value == reference, report.repairs.isEmpty else {
+                throw VerificationFailure("\(contender.rawValue) decoded \(payload) differently from Foundation")
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 // repair is (dirty − clean) / 100,000; `compare.py` prints it per kind.
 
 import BackstopJSON
+import BenchmarkPayloads
 import Benchmark
 import Foundation
 

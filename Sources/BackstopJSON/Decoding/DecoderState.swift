@@ -32,7 +32,10 @@ final class DecoderState: Decoder {
         self.root = root
     }
 
-    deinit { hints?.deallocate() }
+    deinit {
+        hints?.deallocate()
+        typeKinds.deallocate()
+    }
 
     var codingPath: [any CodingKey] { path.map(\.codingKey) }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }

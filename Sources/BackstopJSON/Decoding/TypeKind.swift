@@ -33,25 +33,40 @@ enum TypeKind {
     }
 }
 
-/// A small direct-mapped cache from type metadata to ``TypeKind``.
+/// A small direct-mapped cache from type metadata to ``TypeKind``, one per decode.
+///
+/// Its table is one raw allocation made on first use: two Swift arrays cost a decode of a
+/// small object more than the object's parsing (each looks up its storage type's metadata).
+/// The owner calls ``deallocate()`` when the decode ends.
 struct TypeKindCache {
+    private struct Entry {
+        var identity: UnsafeRawPointer?
+        var kind: TypeKind
+    }
+
     private static let size = 32
-    // Created on first use, so a decode that never asks costs nothing.
-    private var types: [UnsafeRawPointer?] = []
-    private var kinds: [TypeKind] = []
+    private var entries: UnsafeMutablePointer<Entry>?
 
     @inline(__always)
     mutating func kind(of type: Any.Type) -> TypeKind {
-        if types.isEmpty {
-            types = [UnsafeRawPointer?](repeating: nil, count: Self.size)
-            kinds = [TypeKind](repeating: .model, count: Self.size)
+        let table: UnsafeMutablePointer<Entry>
+        if let entries {
+            table = entries
+        } else {
+            table = .allocate(capacity: Self.size)
+            table.initialize(repeating: Entry(identity: nil, kind: .model), count: Self.size)
+            entries = table
         }
         let identity = unsafeBitCast(type, to: UnsafeRawPointer.self)
-        let slot = Int(bitPattern: UInt(bitPattern: Int(bitPattern: identity)) >> 4) & (Self.size - 1)
-        if types[slot] == identity { return kinds[slot] }
+        let slot = table + (Int(bitPattern: UInt(bitPattern: Int(bitPattern: identity)) >> 4) & (Self.size - 1))
+        if slot.pointee.identity == identity { return slot.pointee.kind }
         let kind = TypeKind(type)
-        types[slot] = identity
-        kinds[slot] = kind
+        slot.pointee = Entry(identity: identity, kind: kind)
         return kind
+    }
+
+    /// Frees the table; the cache must not be used afterwards.
+    func deallocate() {
+        entries?.deallocate()
     }
 }

@@ -6,17 +6,25 @@
 // - dirty: the same items, but every 10th one is broken in one of the ways a lenient decoder
 //   repairs (see `Breakage`). Foundation (and BackstopJSON .strict) reject it.
 
-struct Envelope: Codable, Equatable, Sendable {
+package struct Envelope: Codable, Equatable, Sendable {
     var code: Int
     var msg: String
     var data: EnvelopeData
+
+    package init(code: Int, msg: String, data: EnvelopeData) {
+        self.code = code
+        self.msg = msg
+        self.data = data
+    }
 }
 
-struct EnvelopeData: Codable, Equatable, Sendable {
+package struct EnvelopeData: Codable, Equatable, Sendable {
     var items: [Product]
+
+    package init(items: [Product]) { self.items = items }
 }
 
-struct Product: Codable, Equatable, Sendable {
+package struct Product: Codable, Equatable, Sendable {
     var id: Int
     var name: String
     var price: Double
@@ -27,13 +35,13 @@ struct Product: Codable, Equatable, Sendable {
     var updatedAt: String
 }
 
-enum EnvelopePayload {
-    static let itemCount = 20_000
+package enum EnvelopePayload {
+    package static let itemCount = 20_000
     /// Every `dirtyStride`-th item of the dirty variant is broken (one breakage per broken item).
-    static let dirtyStride = 10
+    package static let dirtyStride = 10
 
     /// The ways a dirty item is broken, in rotation.
-    enum Breakage: Int, CaseIterable {
+    package enum Breakage: Int, CaseIterable {
         case idAsString        // "id":"123"          -> coerced to 123
         case priceAsString     // "price":"12.5"      -> coerced to 12.5
         case missingCategory   // no "category" key   -> defaulted to ""
@@ -41,7 +49,7 @@ enum EnvelopePayload {
         case inStockAsNumberOrString // 1 / 0 / "true" / "false" -> coerced to Bool
     }
 
-    static func breakage(ofItem index: Int) -> Breakage? {
+    package static func breakage(ofItem index: Int) -> Breakage? {
         guard index % dirtyStride == dirtyStride - 1 else { return nil }
         let cases = Breakage.allCases
         return cases[(index / dirtyStride) % cases.count]
@@ -51,8 +59,8 @@ enum EnvelopePayload {
     private static let tagPool = ["new", "sale", "popular", "eco", "limited", "gift", "bundle", "clearance", "premium", "café"]
 
     /// The items both variants describe, as model values.
-    static func items() -> [Product] {
-        (0..<itemCount).map { i in
+    package static func items(count: Int = itemCount) -> [Product] {
+        (0..<count).map { i in
             let tagCount = i % 4
             let tags = (0..<tagCount).map { tagPool[(i * 7 + $0 * 3) % tagPool.count] }
             let cents = (i * 7_919) % 100_000 + 99
@@ -71,7 +79,7 @@ enum EnvelopePayload {
 
     /// What a lenient decode of the dirty variant must produce: the clean items, except that a
     /// missing or null String becomes "" (coercions lose nothing).
-    static func expectedLenientDirtyItems() -> [Product] {
+    package static func expectedLenientDirtyItems() -> [Product] {
         var items = items()
         for i in items.indices {
             switch breakage(ofItem: i) {
@@ -83,12 +91,12 @@ enum EnvelopePayload {
         return items
     }
 
-    static var brokenItemCount: Int { (0..<itemCount).filter { breakage(ofItem: $0) != nil }.count }
+    package static var brokenItemCount: Int { (0..<itemCount).filter { breakage(ofItem: $0) != nil }.count }
 
-    static func json(dirty: Bool) -> String {
+    package static func json(dirty: Bool, count: Int = itemCount) -> String {
         var out = #"{"code":200,"msg":"OK","data":{"items":["#
-        out.reserveCapacity(itemCount * 190)
-        for (i, item) in items().enumerated() {
+        out.reserveCapacity(count * 190)
+        for (i, item) in items(count: count).enumerated() {
             if i > 0 { out += "," }
             let broken = dirty ? breakage(ofItem: i) : nil
             var fields: [String] = []

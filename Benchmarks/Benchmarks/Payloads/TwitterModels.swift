@@ -3,12 +3,12 @@
 // corpus). Property names mirror the JSON keys, so every type uses synthesized Codable.
 // Optionals are used exactly where the corpus holds `null` or omits the key.
 
-struct TwitterSearch: Codable, Equatable, Sendable {
+package struct TwitterSearch: Codable, Equatable, Sendable {
     var statuses: [Status]
     var search_metadata: SearchMetadata
 }
 
-struct SearchMetadata: Codable, Equatable, Sendable {
+package struct SearchMetadata: Codable, Equatable, Sendable {
     var completed_in: Double
     var max_id: Int64
     var max_id_str: String
@@ -22,7 +22,7 @@ struct SearchMetadata: Codable, Equatable, Sendable {
 
 /// A top-level status. A retweet carries the original as `retweeted_status`; a struct cannot
 /// contain itself, so the original is a `RetweetedStatus` with the same fields but no nested retweet.
-struct Status: Codable, Equatable, Sendable {
+package struct Status: Codable, Equatable, Sendable {
     var metadata: StatusMetadata
     var created_at: String
     var id: Int64
@@ -50,7 +50,7 @@ struct Status: Codable, Equatable, Sendable {
     var lang: String
 }
 
-struct RetweetedStatus: Codable, Equatable, Sendable {
+package struct RetweetedStatus: Codable, Equatable, Sendable {
     var metadata: StatusMetadata
     var created_at: String
     var id: Int64
@@ -77,19 +77,19 @@ struct RetweetedStatus: Codable, Equatable, Sendable {
     var lang: String
 }
 
-struct StatusMetadata: Codable, Equatable, Sendable {
+package struct StatusMetadata: Codable, Equatable, Sendable {
     var result_type: String
     var iso_language_code: String
 }
 
 /// Always `null` in the corpus; modelled the way the API documents it.
-struct GeoPoint: Codable, Equatable, Sendable {
+package struct GeoPoint: Codable, Equatable, Sendable {
     var type: String
     var coordinates: [Double]
 }
 
 /// Always `null` in the corpus; modelled the way the API documents it.
-struct Place: Codable, Equatable, Sendable {
+package struct Place: Codable, Equatable, Sendable {
     var id: String
     var url: String
     var place_type: String
@@ -99,7 +99,7 @@ struct Place: Codable, Equatable, Sendable {
     var country: String
 }
 
-struct User: Codable, Equatable, Sendable {
+package struct User: Codable, Equatable, Sendable {
     var id: Int64
     var id_str: String
     var name: String
@@ -142,23 +142,23 @@ struct User: Codable, Equatable, Sendable {
     var notifications: Bool
 }
 
-struct UserEntities: Codable, Equatable, Sendable {
+package struct UserEntities: Codable, Equatable, Sendable {
     var url: URLEntities?
     var description: URLEntities
 }
 
-struct URLEntities: Codable, Equatable, Sendable {
+package struct URLEntities: Codable, Equatable, Sendable {
     var urls: [URLEntity]
 }
 
-struct URLEntity: Codable, Equatable, Sendable {
+package struct URLEntity: Codable, Equatable, Sendable {
     var url: String
     var expanded_url: String
     var display_url: String
     var indices: [Int]
 }
 
-struct Entities: Codable, Equatable, Sendable {
+package struct Entities: Codable, Equatable, Sendable {
     var hashtags: [Hashtag]
     /// Always empty in the corpus; cashtags have the same shape as hashtags.
     var symbols: [Hashtag]
@@ -167,12 +167,12 @@ struct Entities: Codable, Equatable, Sendable {
     var media: [Media]?
 }
 
-struct Hashtag: Codable, Equatable, Sendable {
+package struct Hashtag: Codable, Equatable, Sendable {
     var text: String
     var indices: [Int]
 }
 
-struct UserMention: Codable, Equatable, Sendable {
+package struct UserMention: Codable, Equatable, Sendable {
     var screen_name: String
     var name: String
     var id: Int64
@@ -180,7 +180,7 @@ struct UserMention: Codable, Equatable, Sendable {
     var indices: [Int]
 }
 
-struct Media: Codable, Equatable, Sendable {
+package struct Media: Codable, Equatable, Sendable {
     var id: Int64
     var id_str: String
     var indices: [Int]
@@ -195,14 +195,14 @@ struct Media: Codable, Equatable, Sendable {
     var source_status_id_str: String?
 }
 
-struct MediaSizes: Codable, Equatable, Sendable {
+package struct MediaSizes: Codable, Equatable, Sendable {
     var medium: MediaSize
     var small: MediaSize
     var thumb: MediaSize
     var large: MediaSize
 }
 
-struct MediaSize: Codable, Equatable, Sendable {
+package struct MediaSize: Codable, Equatable, Sendable {
     var w: Int
     var h: Int
     var resize: String

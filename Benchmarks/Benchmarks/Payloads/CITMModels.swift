@@ -2,7 +2,7 @@
 // corpus): lookup tables keyed by numeric-string ids, events, and performances with prices and
 // seat categories. Property names mirror the JSON keys; synthesized Codable throughout.
 
-struct CITMCatalog: Codable, Equatable, Sendable {
+package struct CITMCatalog: Codable, Equatable, Sendable {
     var areaNames: [String: String]
     var audienceSubCategoryNames: [String: String]
     var blockNames: [String: String]
@@ -16,7 +16,7 @@ struct CITMCatalog: Codable, Equatable, Sendable {
     var venueNames: [String: String]
 }
 
-struct CITMEvent: Codable, Equatable, Sendable {
+package struct CITMEvent: Codable, Equatable, Sendable {
     var description: String?
     var id: Int
     var logo: String?
@@ -27,7 +27,7 @@ struct CITMEvent: Codable, Equatable, Sendable {
     var topicIds: [Int]
 }
 
-struct CITMPerformance: Codable, Equatable, Sendable {
+package struct CITMPerformance: Codable, Equatable, Sendable {
     var eventId: Int
     var id: Int
     var logo: String?
@@ -39,18 +39,18 @@ struct CITMPerformance: Codable, Equatable, Sendable {
     var venueCode: String
 }
 
-struct CITMPrice: Codable, Equatable, Sendable {
+package struct CITMPrice: Codable, Equatable, Sendable {
     var amount: Int
     var audienceSubCategoryId: Int
     var seatCategoryId: Int
 }
 
-struct CITMSeatCategory: Codable, Equatable, Sendable {
+package struct CITMSeatCategory: Codable, Equatable, Sendable {
     var areas: [CITMArea]
     var seatCategoryId: Int
 }
 
-struct CITMArea: Codable, Equatable, Sendable {
+package struct CITMArea: Codable, Equatable, Sendable {
     var areaId: Int
     var blockIds: [Int]
 }

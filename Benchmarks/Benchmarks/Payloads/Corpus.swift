@@ -7,9 +7,9 @@ import Foundation
 /// 1. the `BACKSTOP_CORPUS_DIR` environment variable, if set;
 /// 2. walking up from this source file (`#filePath`) looking for `shared/corpus/benchmark`;
 /// 3. walking up from the current directory the same way.
-enum Corpus {
-    static let relativeDirectory = "shared/corpus/benchmark"
-    static let files = ["twitter.json", "citm_catalog.json", "canada.json"]
+package enum Corpus {
+    package static let relativeDirectory = "shared/corpus/benchmark"
+    package static let files = ["twitter.json", "citm_catalog.json", "canada.json"]
 
     struct NotFound: Error, CustomStringConvertible {
         var searched: [String]
@@ -23,7 +23,7 @@ enum Corpus {
         }
     }
 
-    static func directory() throws -> URL {
+    package static func directory() throws -> URL {
         let fileManager = FileManager.default
         func isCorpus(_ url: URL) -> Bool {
             var isDirectory: ObjCBool = false
@@ -54,7 +54,7 @@ enum Corpus {
         throw NotFound(searched: searched)
     }
 
-    static func load(_ file: String) throws -> Data {
+    package static func load(_ file: String) throws -> Data {
         try Data(contentsOf: directory().appendingPathComponent(file))
     }
 }

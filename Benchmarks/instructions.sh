@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Instructions per decode, counted by callgrind: BackstopJSON (lenient and strict) against
+# Foundation's JSONDecoder, per payload. Counts, unlike wall clocks, repeat exactly for the same
+# binary and input whatever else the machine runs, so they show a change's effect on a shared VM.
+#
+#   Benchmarks/instructions.sh                      # every payload
+#   Benchmarks/instructions.sh small88 twitter      # some of them
+#
+# Each figure is (count for N decodes − count for 0 decodes) / N: the process's start-up and the
+# payload's loading cancel out. Hashing is made deterministic, so dictionaries probe alike in
+# every run. Needs valgrind (Debian's package) and the corpus beside the repository (see
+# README.md). Builds InstructionCounts in release mode first.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+swift build -c release --product InstructionCounts > /dev/null 2>&1
+binary="$(swift build -c release --show-bin-path)/InstructionCounts"
+command -v valgrind > /dev/null || { echo "instructions.sh: valgrind is not installed (apt-get install valgrind)"; exit 1; }
+
+payloads=("$@")
+[ ${#payloads[@]} -eq 0 ] && payloads=(small88 object1k envelope10 twitter citm_catalog canada envelope20k)
+
+count() { # payload decoder iterations → total instructions
+    local out; out=$(mktemp)
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" "$3" > /dev/null 2>&1
+    awk '/^summary:/ { print $2 }' "$out"; rm -f "$out"
+}
+
+printf "%-14s %8s %16s %16s %16s %9s %9s\n" payload decodes Foundation lenient strict "F/lenient" "F/strict"
+for payload in "${payloads[@]}"; do
+    case $payload in
+        small88|object1k) n=2000 ;;
+        envelope10) n=500 ;;
+        *) n=3 ;;
+    esac
+    declare -A per=()
+    for decoder in Foundation lenient strict; do
+        base=$(count "$payload" "$decoder" 0)
+        total=$(count "$payload" "$decoder" "$n")
+        per[$decoder]=$(( (total - base) / n ))
+    done
+    printf "%-14s %8d %16d %16d %16d %9.2f %9.2f\n" "$payload" "$n" "${per[Foundation]}" "${per[lenient]}" "${per[strict]}" \
+        "$(awk "BEGIN { print ${per[Foundation]} / ${per[lenient]} }")" "$(awk "BEGIN { print ${per[Foundation]} / ${per[strict]} }")"
+done
