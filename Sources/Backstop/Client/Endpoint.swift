@@ -33,17 +33,22 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     public var isIdempotent: Bool?
     /// Whether the call carries the credential of the pipeline's ``ClientPipeline/authentication``.
     public var requiresAuthentication: Bool
-    /// A name for logs and metrics: `POST groups/join` unless given.
+    /// A name for logs, metrics and traces, which group by it: `POST groups/join` unless given.
     ///
-    /// The default is the method and the concrete path, so a path that carries an identifier
-    /// (`GET groups/42`) names each identifier apart: give such endpoints a name of their own.
+    /// The default is bounded, one name per route however many identifiers pass through it:
+    /// the method and the path template when the endpoint was made from one
+    /// (`GET groups/{id}`), otherwise the method and the path with the segments that look like
+    /// identifiers (numbers, UUIDs, long hex strings, tokens) written `{id}`.
     public var operationID: String
 
     /// An endpoint; every argument after the path keeps the client's setting when left out.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
-    ///   - path: Relative to the client's base URL.
+    ///   - path: Relative to the client's base URL; a template such as `groups/{id}` when
+    ///     `pathParameters` fills it.
+    ///   - pathParameters: The values of the template's `{name}`s, each percent-encoded as one
+    ///     segment (a `/` in a value cannot add one); a name without a value stays as written.
     ///   - query: Query items, percent-encoded by the client.
     ///   - headerFields: Sent as given; `Accept` and `Content-Type` are filled in when absent.
     ///   - body: Encoded when the call is made; `nil` sends no body.
@@ -52,10 +57,11 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     ///   - retry: This endpoint's retry rules; `nil` takes the pipeline's.
     ///   - isIdempotent: Whether sending it twice is harmless; `nil` decides by the method.
     ///   - requiresAuthentication: Whether the call carries the session's credential.
-    ///   - operationID: A name for logs and metrics; the method and the path unless given.
+    ///   - operationID: A name for logs, metrics and traces; bounded unless given (see ``operationID``).
     public init(
         _ method: HTTPRequest.Method,
         _ path: String,
+        pathParameters: [String: String] = [:],
         query: [URLQueryItem] = [],
         headerFields: HTTPFields = [:],
         body: RequestBody? = nil,
@@ -67,7 +73,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         operationID: String? = nil
     ) {
         self.method = method
-        self.path = path
+        self.path = OperationName.filling(path, with: pathParameters)
         self.query = query
         self.headerFields = headerFields
         self.body = body
@@ -76,13 +82,15 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         self.retry = retry
         self.isIdempotent = isIdempotent
         self.requiresAuthentication = requiresAuthentication
-        self.operationID = operationID ?? "\(method.rawValue) \(path)"
+        self.operationID = operationID
+            ?? (path.contains("{") ? "\(method.rawValue) \(path)" : OperationName.bounded(method.rawValue, path))
     }
 
-    /// An endpoint whose body is `body` encoded as JSON.
+    /// An endpoint whose body is `body` encoded as JSON; the other parameters are the first initializer's.
     public init<Body: Encodable & Sendable>(
         _ method: HTTPRequest.Method,
         _ path: String,
+        pathParameters: [String: String] = [:],
         query: [URLQueryItem] = [],
         headerFields: HTTPFields = [:],
         body: Body,
@@ -93,7 +101,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         requiresAuthentication: Bool = true,
         operationID: String? = nil
     ) {
-        self.init(method, path, query: query, headerFields: headerFields, body: .json(body), contract: contract,
+        self.init(method, path, pathParameters: pathParameters, query: query, headerFields: headerFields, body: .json(body), contract: contract,
                   timeout: timeout, retry: retry, isIdempotent: isIdempotent,
                   requiresAuthentication: requiresAuthentication, operationID: operationID)
     }

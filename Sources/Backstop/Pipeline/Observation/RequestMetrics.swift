@@ -17,8 +17,8 @@ import Metrics
 ///   `tooMany`), for each token refresh a call of this pipeline started.
 ///
 /// `operation` is the endpoint's ``Endpoint/operationID`` (a generated client's operation
-/// ID). It defaults to the method and the concrete path, so an app whose paths carry
-/// identifiers gives its endpoints operation IDs, or each identifier makes a series of its own.
+/// ID). Its default is bounded: the path template, or the path with identifier-like segments
+/// written `{id}`, so a route makes one series however many identifiers pass through it.
 public struct RequestMetrics: Sendable {
     /// The first part of every metric's label.
     public var prefix: String {
