@@ -36,6 +36,9 @@ public struct ClientFailure: Error, Sendable, Hashable, CustomStringConvertible 
     public var detail: String?
     /// The error that caused it, if any.
     public var underlying: UnderlyingError?
+    /// How long until trying again can succeed, when the app knows: an open circuit says when
+    /// it lets a call through; the recovery alert tells the user.
+    public var retryAfter: Duration?
 
     /// A failure for this reason.
     ///
@@ -43,10 +46,12 @@ public struct ClientFailure: Error, Sendable, Hashable, CustomStringConvertible 
     ///   - reason: Why the app stopped.
     ///   - detail: A developer's note on what exactly failed; never shown to users.
     ///   - underlying: The error that caused it, if any.
-    public init(_ reason: Reason, detail: String? = nil, underlying: (any Error)? = nil) {
+    ///   - retryAfter: How long until trying again can succeed, when known.
+    public init(_ reason: Reason, detail: String? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil) {
         self.reason = reason
         self.detail = detail
         self.underlying = underlying.map(UnderlyingError.init)
+        self.retryAfter = retryAfter
     }
 
     public var description: String {

@@ -17,15 +17,18 @@ import OpenAPIRuntime
 /// 2. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
 /// 3. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
 /// 4. **Retry**: ``retry`` within ``retryBudget``.
-/// 5. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
-/// 6. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
-/// 7. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
-/// 8. The transport.
+/// 5. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
+///    failing, and counts each attempt's outcome.
+/// 6. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
+/// 7. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
+/// 8. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
+/// 9. The transport.
 ///
 /// The order is why the stages work together: a retry carries the credential a refresh
 /// just made, a log line counts every attempt of its call, and an app-wide code is published
-/// once per call, not once per attempt. A concurrency limit will sit between observation and
-/// app-wide codes, and a circuit breaker between retry and authentication.
+/// once per call, not once per attempt; the breaker counts attempts, not calls, so an outage
+/// opens it within one call's retries, and a retry that meets an open circuit ends the call at
+/// once. A concurrency limit will sit between observation and app-wide codes.
 ///
 /// The same value serves an OpenAPI-generated client as one middleware: see
 /// ``PipelineMiddleware``.
@@ -50,6 +53,9 @@ public struct ClientPipeline: Sendable {
     public var retry: RetryPolicy
     /// The retries every call through this pipeline shares, so a failing backend gets no storm.
     public var retryBudget: RetryBudget
+    /// Fails calls at once while their backend is failing; `nil` (the default) lets every call
+    /// through. Share one instance between pipelines that call the same backends.
+    public var circuitBreaker: CircuitBreaker?
     /// Applies and refreshes the user's credential; `nil` sends requests as they are.
     public var authentication: Authentication?
     /// How long each attempt may take, its body included; a timed-out attempt is
@@ -81,6 +87,7 @@ public struct ClientPipeline: Sendable {
         timeout: Duration? = nil,
         retry: RetryPolicy = .default,
         retryBudget: RetryBudget = RetryBudget(),
+        circuitBreaker: CircuitBreaker? = nil,
         authentication: Authentication? = nil,
         attemptTimeout: Duration? = nil,
         middlewares: [any ClientMiddleware] = [],
@@ -95,6 +102,7 @@ public struct ClientPipeline: Sendable {
         self.timeout = timeout
         self.retry = retry
         self.retryBudget = retryBudget
+        self.circuitBreaker = circuitBreaker
         self.authentication = authentication
         self.attemptTimeout = attemptTimeout
         self.middlewares = middlewares

@@ -12,7 +12,8 @@ extension APIError {
     ///   serverFailure; any other status → unknown.
     /// - Decoding → unreadableResponse. Business codes without a role → rejectedInput.
     /// - Client: `invalidInput` → rejectedInput, `noNetwork` → offline, the session's
-    ///   `tokenRefreshFailed`, `tooManyRefreshes` and `signedOut` → unauthorized, others → unknown
+    ///   `tokenRefreshFailed`, `tooManyRefreshes` and `signedOut` → unauthorized, an open circuit
+    ///   (`circuitOpen`) → unavailable, others → unknown
     ///   (apps map their own reasons with ``RecoveryOverrides/Key/client(_:)``).
     public var recoveryCategory: RecoveryCategory {
         if let role { return role.recoveryCategory }
@@ -26,6 +27,7 @@ extension APIError {
             case .invalidInput: return .rejectedInput
             case .noNetwork: return .offline
             case .tokenRefreshFailed, .tooManyRefreshes, .signedOut: return .unauthorized
+            case .circuitOpen: return .unavailable
             default: return .unknown
             }
         }

@@ -65,13 +65,19 @@ public struct RecoveryPolicy: Sendable {
             error.specificMessage(for: key, languages: languages, catalog: catalog)
         } ?? error.userMessage(locale: locale, catalog: catalog)
         var retryAfter: Duration?
-        if case .http(let failure) = error { retryAfter = RetryAfter.duration(in: failure.headerFields) }
+        switch error {
+        case .http(let failure): retryAfter = RetryAfter.duration(in: failure.headerFields)
+        case .client(let failure): retryAfter = failure.retryAfter
+        case .transport, .decoding, .server: break
+        }
         let actions = specific?.actions ?? general?.actions ?? category.defaultActions
         var alert = RecoveryAlert(
             category: category, title: title, message: message,
             actions: (actions.isEmpty ? [.dismiss] : actions).map { $0.titled { text(for: $0, languages) } },
             retryAfter: retryAfter, error: error)
-        if category == .rateLimited, let retryAfter, let sentence = waitSentence(retryAfter, languages) {
+        // A wait the user can act on: rate limited, or a backend that said (or a circuit that
+        // knows) when it will be back.
+        if category == .rateLimited || category == .unavailable, let retryAfter, let sentence = waitSentence(retryAfter, languages) {
             alert.message += "\n" + sentence
         }
         return alert

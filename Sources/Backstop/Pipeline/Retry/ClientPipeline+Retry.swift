@@ -11,14 +11,14 @@ extension ClientPipeline {
         let policy = call.retry ?? retry
         retryBudget.deposit()
         guard policy.allowsRetry(of: request.method, isIdempotent: call.isIdempotent) else {
-            return try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+            return try await guarded(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
         }
         var retries = 0
         while true {
             let outcome: Result<Answer, any Error>
             let failure: RetryPolicy.Failure
             do {
-                let answer = try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                let answer = try await guarded(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
                 guard let retryable = Self.failure(of: answer, policy: policy) else { return answer }
                 (outcome, failure) = (.success(answer), retryable)
             } catch {

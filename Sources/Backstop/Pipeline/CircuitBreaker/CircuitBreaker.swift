@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import Metrics
+
+/// The circuit-breaker stage of a ``ClientPipeline``: while a backend is failing, calls fail at
+/// once on the device instead of each waiting out its attempts, and a probe finds out when it is back.
+///
+/// One circuit per host (or per operation, with ``Scope/operation``), shared by every call through
+/// the pipelines that hold this instance:
+/// - **Closed** (normal): each attempt counts as a success or a failure. Failures are what retry
+///   treats as worth another attempt: transport failures, 408, 429 and 5xx statuses, and the
+///   `rateLimited` role. Any other 4xx is the caller's mistake and counts as a success: it never
+///   opens a circuit. When at least ``minimumThroughput`` attempts in the last
+///   ``samplingDuration`` failed at a ratio of ``failureRatio`` or more, the circuit opens for
+///   ``breakDuration``.
+/// - It also opens **at once** on an answer that says when to come back: a 503 or 429 with
+///   `Retry-After` opens it for that long, a `maintenance` code for `Retry-After` or
+///   ``breakDuration``; never longer than ``maximumBreakDuration``.
+/// - **Open**: calls fail without touching the network, as `.client` ``ClientFailure/Reason/circuitOpen``
+///   with ``ClientFailure/retryAfter`` saying when the circuit lets a call through; the recovery
+///   alert is ``RecoveryCategory/unavailable`` and says when to try again.
+/// - **Half-open**, once the break is over: up to ``probes`` calls go through. A success closes
+///   the circuit, a failure opens it again; the other calls still fail at once meanwhile.
+///
+/// Each change of state is published on ``transitions``, logged at `warning` (`info` when a
+/// circuit closes) and counted in `backstop_circuit_transitions_total` (dimensions `scope`, `to`).
+///
+/// The defaults suit an app: .NET's standard resilience handler breaks at a 10% failure ratio
+/// over at least 100 calls in 30 s, which a phone seldom makes; an app's few calls break at half
+/// of at least 10, for 15 s, so a user waits out one outage instead of one per screen.
+public final class CircuitBreaker: Sendable {
+    /// What one circuit covers.
+    public enum Scope: String, Sendable, Hashable {
+        /// Every call to the same host and port.
+        case host
+        /// Every call with the same operation name (``Endpoint/operationID``).
+        case operation
+    }
+
+    /// The state of one circuit.
+    public enum State: String, Sendable, Hashable {
+        /// Calls go through and are counted.
+        case closed
+        /// Calls fail at once until the break is over.
+        case open
+        /// A few probe calls go through to learn whether the backend is back.
+        case halfOpen
+    }
+
+    /// One circuit's change of state.
+    public struct Transition: Sendable, Hashable {
+        /// The circuit: `host:port` or the operation name.
+        public var circuit: String
+        /// The state it left.
+        public var from: State
+        /// The state it entered.
+        public var to: State
+        /// For ``State/open``: how long the break lasts.
+        public var breakDuration: Duration?
+
+        /// A transition, as the breaker publishes it.
+        public init(circuit: String, from: State, to: State, breakDuration: Duration? = nil) {
+            self.circuit = circuit
+            self.from = from
+            self.to = to
+            self.breakDuration = breakDuration
+        }
+    }
+
+    /// The share of failed attempts, from 0 to 1, at which a circuit opens.
+    public let failureRatio: Double
+    /// The fewest attempts within ``samplingDuration`` that can open a circuit by ratio.
+    public let minimumThroughput: Int
+    /// How far back attempts count.
+    public let samplingDuration: Duration
+    /// How long a circuit stays open when the answers did not say.
+    public let breakDuration: Duration
+    /// The longest break, however long a `Retry-After` asks for.
+    public let maximumBreakDuration: Duration
+    /// How many calls a half-open circuit lets through at once.
+    public let probes: Int
+    /// What one circuit covers.
+    public let scope: Scope
+    /// Every change of state of every circuit, in order; observe it from one place.
+    public let transitions: AsyncStream<Transition>
+
+    let continuation: AsyncStream<Transition>.Continuation
+    let elapsed: @Sendable () -> Duration
+    let logger: Logger?
+    let factory: any MetricsFactory
+    let circuits = LockedValue<[String: Circuit]>([:])
+
+    /// A breaker; share one instance between the pipelines that call the same backends.
+    ///
+    /// - Parameters:
+    ///   - failureRatio: The share of failed attempts at which a circuit opens; 0.5 unless given.
+    ///   - minimumThroughput: The fewest attempts in the window that can open a circuit by ratio.
+    ///   - samplingDuration: How far back attempts count.
+    ///   - breakDuration: How long a circuit stays open when the answers did not say.
+    ///   - maximumBreakDuration: The longest break, whatever `Retry-After` asks for.
+    ///   - probes: How many calls a half-open circuit lets through at once.
+    ///   - scope: One circuit per host, or per operation.
+    ///   - clock: Measures the window and the breaks; tests pass a `TestClock`.
+    ///   - logger: Where state changes are logged; `nil` logs nothing.
+    ///   - metricsFactory: Where state changes are counted; the bootstrapped `MetricsSystem` unless given.
+    public init(
+        failureRatio: Double = 0.5,
+        minimumThroughput: Int = 10,
+        samplingDuration: Duration = .seconds(30),
+        breakDuration: Duration = .seconds(15),
+        maximumBreakDuration: Duration = .seconds(300),
+        probes: Int = 1,
+        scope: Scope = .host,
+        clock: some Clock<Duration> = ContinuousClock(),
+        logger: Logger? = Logger(label: "backstop.circuit"),
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
+        self.failureRatio = min(max(failureRatio, 0), 1)
+        self.minimumThroughput = max(minimumThroughput, 1)
+        self.samplingDuration = max(samplingDuration, .milliseconds(1))
+        self.breakDuration = max(breakDuration, .zero)
+        self.maximumBreakDuration = max(maximumBreakDuration, self.breakDuration)
+        self.probes = max(probes, 1)
+        self.scope = scope
+        (transitions, continuation) = AsyncStream<Transition>.makeStream()
+        let start = clock.now
+        elapsed = { start.duration(to: clock.now) }
+        self.logger = logger
+        self.factory = metricsFactory
+    }
+
+    deinit { continuation.finish() }
+
+    /// The state of `circuit` (`host:port`, or an operation name) now: an open circuit whose
+    /// break is over reads as half-open.
+    public func state(of circuit: String) -> State {
+        let now = elapsed()
+        return circuits.withLock { circuits in
+            guard let entry = circuits[circuit] else { return .closed }
+            if entry.state == .open && now >= entry.openUntil { return .halfOpen }
+            return entry.state
+        }
+    }
+}
