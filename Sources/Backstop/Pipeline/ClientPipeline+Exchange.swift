@@ -21,11 +21,24 @@ extension ClientPipeline {
         return send
     }
 
-    /// Runs the stages inside observation, outermost first: app-wide codes, the total timeout,
-    /// retry, authentication, the attempt timeout, then `send`; answers the final attempt's answer.
+    /// Runs the stages inside observation, outermost first: the concurrency limit, app-wide
+    /// codes, the total timeout, retry, the circuit breaker, authentication, the attempt timeout,
+    /// then `send`; answers the final attempt's answer.
     ///
     /// `body` must be replayable: every attempt sends it again.
     func exchange(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
+    ) async throws -> Answer {
+        guard let concurrencyLimit else {
+            return try await limitedExchange(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+        return try await concurrencyLimit.run {
+            try await limitedExchange(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+        }
+    }
+
+    /// The stages inside the concurrency limit.
+    private func limitedExchange(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
     ) async throws -> Answer {
         let answer: Answer

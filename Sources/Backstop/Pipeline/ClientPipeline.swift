@@ -14,21 +14,23 @@ import OpenAPIRuntime
 /// An app says what each stage does; it never orders them. Outermost first:
 /// 1. **Observation**: ``logging`` and ``metrics`` see each call once, with its attempts,
 ///    retries and outcome, whatever happens inside.
-/// 2. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
-/// 3. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
-/// 4. **Retry**: ``retry`` within ``retryBudget``.
-/// 5. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
+/// 2. **Concurrency limit**: ``concurrencyLimit`` lets so many calls in at once and queues the rest.
+/// 3. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
+/// 4. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
+/// 5. **Retry**: ``retry`` within ``retryBudget``.
+/// 6. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
 ///    failing, and counts each attempt's outcome.
-/// 6. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
-/// 7. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
-/// 8. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
-/// 9. The transport.
+/// 7. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
+/// 8. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
+/// 9. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
+/// 10. The transport.
 ///
 /// The order is why the stages work together: a retry carries the credential a refresh
 /// just made, a log line counts every attempt of its call, and an app-wide code is published
 /// once per call, not once per attempt; the breaker counts attempts, not calls, so an outage
 /// opens it within one call's retries, and a retry that meets an open circuit ends the call at
-/// once. A concurrency limit will sit between observation and app-wide codes.
+/// once; a call waiting for its turn under the concurrency limit is logged with its wait, but
+/// the wait does not count against its timeout.
 ///
 /// The same value serves an OpenAPI-generated client as one middleware: see
 /// ``PipelineMiddleware``.
@@ -37,6 +39,9 @@ public struct ClientPipeline: Sendable {
     public var logging: RequestLogging?
     /// Counts and times calls, retries, refreshes and repairs; `nil` records nothing.
     public var metrics: RequestMetrics?
+    /// Bounds the calls in flight and queues the rest; `nil` (the default) bounds nothing.
+    /// Share one instance between the pipelines it bounds together.
+    public var concurrencyLimit: ConcurrencyLimit?
     /// Publishes app-wide codes such as maintenance once per episode; `nil` by default.
     public var generalCodes: GeneralCodeEvents?
     /// How long a whole call may take, retries and backoff included; an endpoint's own
@@ -83,6 +88,7 @@ public struct ClientPipeline: Sendable {
     public init(
         logging: RequestLogging? = RequestLogging(),
         metrics: RequestMetrics? = RequestMetrics(),
+        concurrencyLimit: ConcurrencyLimit? = nil,
         generalCodes: GeneralCodeEvents? = nil,
         timeout: Duration? = nil,
         retry: RetryPolicy = .default,
@@ -98,6 +104,7 @@ public struct ClientPipeline: Sendable {
     ) {
         self.logging = logging
         self.metrics = metrics
+        self.concurrencyLimit = concurrencyLimit
         self.generalCodes = generalCodes
         self.timeout = timeout
         self.retry = retry

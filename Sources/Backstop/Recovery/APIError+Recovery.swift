@@ -13,7 +13,8 @@ extension APIError {
     /// - Decoding → unreadableResponse. Business codes without a role → rejectedInput.
     /// - Client: `invalidInput` → rejectedInput, `noNetwork` → offline, the session's
     ///   `tokenRefreshFailed`, `tooManyRefreshes` and `signedOut` → unauthorized, an open circuit
-    ///   (`circuitOpen`) → unavailable, others → unknown
+    ///   (`circuitOpen`) → unavailable, a full concurrency limit (`tooManyCalls`) → rateLimited,
+    ///   others → unknown
     ///   (apps map their own reasons with ``RecoveryOverrides/Key/client(_:)``).
     public var recoveryCategory: RecoveryCategory {
         if let role { return role.recoveryCategory }
@@ -28,6 +29,7 @@ extension APIError {
             case .noNetwork: return .offline
             case .tokenRefreshFailed, .tooManyRefreshes, .signedOut: return .unauthorized
             case .circuitOpen: return .unavailable
+            case .tooManyCalls: return .rateLimited
             default: return .unknown
             }
         }

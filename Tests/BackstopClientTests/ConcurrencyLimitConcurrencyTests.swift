@@ -1,0 +1,95 @@
+import Backstop
+import BackstopTestSupport
+import BadBackend
+import Clocks
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+extension BackstopClient {
+    /// The concurrency limit against BadBackend on 127.0.0.1; CI runs this suite under ThreadSanitizer.
+    @Suite("Concurrency limit", .timeLimit(.minutes(1)))
+    struct ConcurrencyLimitConcurrencyTests {
+        /// Counts the attempts in flight at the transport, and the most at once.
+        final class InFlight: ClientMiddleware {
+            private let counts = Mutex((now: 0, most: 0))
+            var most: Int { counts.withLock { $0.most } }
+
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                next: (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                defer { counts.withLock { $0.now -= 1 } }
+                return try await next(request, body, baseURL)
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func neverMoreThanTheLimitInFlight(transport: TransportKind) async throws {
+            try await withBackend { backend, url in
+                let inFlight = InFlight()
+                let limit = ConcurrencyLimit(maximumConcurrentCalls: 3, maximumQueuedCalls: 200)
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.concurrencyLimit = limit; $0.middlewares = [inFlight] })
+                let items = try await withThrowingTaskGroup(of: Item.self) { group in
+                    for id in 1...3 {
+                        for _ in 0..<30 { group.addTask { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/\(id)")) } }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(items.count == 90)
+                #expect(inFlight.most <= 3)
+                #expect(await backend.requestLog.entries.count == 90)
+                #expect(limit.load == (0, 0))
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aCallOverTheQueueFailsAtOnce(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let limit = ConcurrencyLimit(maximumConcurrentCalls: 1, maximumQueuedCalls: 0)
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.concurrencyLimit = limit })
+                // One call in flight, held by the server's clock.
+                let running = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
+                _ = try await backend.requestLog.arrival()
+                guard case .client(let full)? = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/2")) else {
+                    Issue.record("not refused"); return
+                }
+                #expect(full.reason == .tooManyCalls)
+                #expect(StudyGroupError.client(full).recoveryCategory == .rateLimited)
+                await serverClock.advance(by: .seconds(3600))
+                #expect(try await running.value == .one)
+                #expect(await backend.requestLog.entries.map(\.path) == ["/scenarios/slow/b/products/1"])
+            }
+        }
+
+        /// The running call waits on the server's clock, which only moves after the waiter ended:
+        /// so the waiter ended on its cancellation, not on a turn.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aCancelledWaiterEndsAtOnceAndGivesUpItsPlace(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let limit = ConcurrencyLimit(maximumConcurrentCalls: 1, maximumQueuedCalls: 5)
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.concurrencyLimit = limit })
+                let running = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
+                _ = try await backend.requestLog.arrival()
+                let waiter = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/2")) }
+                waiter.cancel()
+                #expect(transportReason(of: await waiter.value) == .cancelled)
+                #expect(limit.load == (1, 0))
+                await serverClock.advance(by: .seconds(3600))
+                #expect(try await running.value == .one)
+                #expect(limit.load == (0, 0))
+                // The place is free again.
+                #expect(try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/3")).id == 3)
+                #expect(await backend.requestLog.entries.map(\.path) == ["/scenarios/slow/b/products/1", "/b/products/3"])
+            }
+        }
+    }
+}
