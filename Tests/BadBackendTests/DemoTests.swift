@@ -62,6 +62,9 @@ struct DemoTests {
              "alert: none"],
             ["▸ HTTP 429 with Retry-After: 30", #"app:   .http(429 → code 42900 "Too Many Requests")"#,
              "[retries: status.429,status.429]", "alert: Too Many Requests", "You can try again in 30 seconds.", "1. OK (cancel)"],
+            ["▸ An outage opens the circuit breaker; a probe closes it", "call 1: .http(503", "call 2: .client(.circuitOpen)",
+             "alert: Service Unavailable", "You can try again in 20 seconds.", "call 3: Product(id: 2,",
+             "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests"],
             ["▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
              "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)"],
         ]

@@ -147,6 +147,48 @@ struct BackendTour {
                    "The client waits what Retry-After asks, up to the policy's maximumRetryAfter: 60 s by default, 100 ms in this demo. After 3 attempts the app gets the 429, and the alert says when to try again.",
                    .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-429/b/products/1",
                                                         query: [URLQueryItem(name: "retryAfter", value: "30")]))
+        await outageStep()
+    }
+
+    /// An outage opens the circuit breaker, calls fail on the device with an alert that says
+    /// when, and a probe closes it when the backend is back.
+    private func outageStep() async {
+        begin("An outage opens the circuit breaker; a probe closes it",
+              "BadBackend answers 503 to the first 4 requests. The breaker opens at half of 4 attempts, for 20 s: "
+              + "calls then fail on the device, without a request, and the alert says when. The demo skips the wait.")
+        let clock = TestClock()
+        let breaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(20), clock: clock, logger: nil)
+        let client = client(.b, circuitBreaker: breaker)
+        let endpoint = Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-503/b/products/2",
+                                                        query: [URLQueryItem(name: "failures", value: "4")])
+        let before = await backend.requestLog.entries.count
+        var lines: [String] = []
+        var lastError: APIError<AppCode, NoModuleCodes>?
+        for call in 1...3 {
+            if call == 3 {
+                await clock.advance(by: .seconds(20))
+                lines.append(terminal.paint("20 s later: the circuit is half-open, and the next call is its probe", .dim))
+            }
+            do {
+                let product = try await client.send(endpoint)
+                lines.append("call \(call): " + terminal.paint("\(product)", .good))
+            } catch {
+                lines.append("call \(call): " + terminal.paint(Self.received(error), .bad))
+                lastError = error
+            }
+            if call == 2, let lastError { block("app", lines); block("alert", alertLines(for: lastError)); lines = [] }
+        }
+        block("app", lines)
+        block("log", logLines())
+        let requests = await backend.requestLog.entries.count - before
+        var transitions: [String] = []
+        var iterator = breaker.transitions.makeAsyncIterator()
+        for _ in 0..<3 {
+            guard let transition = await iterator.next() else { break }
+            transitions.append("\(transition.from.rawValue) → \(transition.to.rawValue)")
+        }
+        block("circuit", [transitions.joined(separator: ", ")])
+        block("server", ["\(requests) requests: 3 attempts of call 1, call 2's first (its retry met the open circuit), the probe"])
     }
 
     /// The step that needs the server stopped.
@@ -273,7 +315,9 @@ struct BackendTour {
     }
 
     /// The app's client for `style`, authenticated by `session` when given.
-    private func client(_ style: EnvelopeStyle, session: AuthSession<TokenAuthenticator>? = nil) -> APIClient<AppCode> {
+    private func client(
+        _ style: EnvelopeStyle, session: AuthSession<TokenAuthenticator>? = nil, circuitBreaker: CircuitBreaker? = nil
+    ) -> APIClient<AppCode> {
         let contract = switch style {
         case .a: BuiltInContracts.a
         case .b: BuiltInContracts.b
@@ -284,6 +328,7 @@ struct BackendTour {
             logging: RequestLogging(logger: Logger(label: "backstop.client") { _ in clientLog }),
             // Each attempt has the transport's own timeout: the retry clock may pass at once in tests.
             retry: Self.retryPolicy,
+            circuitBreaker: circuitBreaker,
             authentication: session.map(Authentication.session),
             clock: retryClock)
         return APIClient<AppCode>(
