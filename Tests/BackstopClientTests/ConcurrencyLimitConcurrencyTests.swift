@@ -5,24 +5,29 @@ import Clocks
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import Synchronization
 import Testing
 
 extension BackstopClient {
     /// The concurrency limit against BadBackend on 127.0.0.1; CI runs this suite under ThreadSanitizer.
     @Suite("Concurrency limit", .timeLimit(.minutes(1)))
     struct ConcurrencyLimitConcurrencyTests {
-        /// Counts the attempts in flight at the transport, and the most at once.
-        final class InFlight: ClientMiddleware {
-            private let counts = Mutex((now: 0, most: 0))
-            var most: Int { counts.withLock { $0.most } }
+        /// Counts the attempts in flight at the transport, and the most at once. An `NSLock`, not
+        /// `Mutex`: ThreadSanitizer on Linux does not see `Mutex`'s futex as a lock.
+        final class InFlight: ClientMiddleware, @unchecked Sendable {
+            private let lock = NSLock()
+            private var now = 0
+            private var highest = 0
+            var most: Int { lock.withLock { highest } }
 
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
                 next: (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
             ) async throws -> (HTTPResponse, HTTPBody?) {
-                counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-                defer { counts.withLock { $0.now -= 1 } }
+                lock.withLock {
+                    now += 1
+                    highest = max(highest, now)
+                }
+                defer { lock.withLock { now -= 1 } }
                 return try await next(request, body, baseURL)
             }
         }
