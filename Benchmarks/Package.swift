@@ -33,7 +33,7 @@ let package = Package(
             ],
             path: "Benchmarks/JSONDecoding",
             plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
         // One payload decoded N times, for callgrind's instruction counts (`instructions.sh`).
@@ -59,7 +59,7 @@ let package = Package(
             ],
             path: "Benchmarks/ClientOverhead",
             plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
     ]

@@ -21,7 +21,9 @@ private enum Category: String, Decodable, UnknownCaseRepresentable {
 }
 
 private enum Role: Int, Decodable, UnknownCaseRepresentable {
-    case member = 1, owner = 2, unknown = 0
+    case member = 1
+    case owner = 2
+    case unknown = 0
     static var unknownCase: Role { .unknown }
 }
 
@@ -176,11 +178,13 @@ public func fuzzContract(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 
     let payload = choice(2) & 0x07
     if choice(1) & 0x10 != 0 {
-        unwrap(payload, from: body, response: response, contract: contract, decoder: decoder, log: log,
-               throwing: APIError<StringGeneralCode, StringModuleCode>.self)
+        unwrap(
+            payload, from: body, response: response, contract: contract, decoder: decoder, log: log,
+            throwing: APIError<StringGeneralCode, StringModuleCode>.self)
     } else {
-        unwrap(payload, from: body, response: response, contract: contract, decoder: decoder, log: log,
-               throwing: APIError<GeneralCode, StudyGroupCode>.self)
+        unwrap(
+            payload, from: body, response: response, contract: contract, decoder: decoder, log: log,
+            throwing: APIError<GeneralCode, StudyGroupCode>.self)
     }
     return 0
 }
@@ -219,14 +223,16 @@ private func check<Payload, General, Module>(
         guard accepted else { fatalError("unwrapped a payload from unaccepted status \(response.status.code)") }
         // The reporter hears every repair the report holds.
         guard log.repairs == report.repairs else { fatalError("the reporter heard \(log.repairs), the report holds \(report.repairs)") }
-        guard report.repairs.allSatisfy({ $0.path.hasPrefix("$") }) else { fatalError("a repair path not rooted at the body: \(report.repairs)") }
+        guard report.repairs.allSatisfy({ $0.path.hasPrefix("$") }) else {
+            fatalError("a repair path not rooted at the body: \(report.repairs)")
+        }
         for repair in report.repairs { requireSafe(repair.description, "a repair's description") }
         _ = String(describing: report.value)
     case .failure(let error):
         if !accepted {
             // An unaccepted status is an HTTP error that keeps every byte and header it came with.
             guard case .http(let failure) = error, failure.status == response.status,
-                  failure.body == body, failure.headerFields == response.headerFields
+                failure.body == body, failure.headerFields == response.headerFields
             else { fatalError("status \(response.status.code) gave \(error)") }
         } else if response.status.code == 204 || response.status.code == 205 {
             guard case .decoding = error else { fatalError("\(response.status.code) gave \(error)") }

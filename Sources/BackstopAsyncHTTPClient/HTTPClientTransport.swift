@@ -43,7 +43,7 @@ public struct HTTPClientTransport: ClientTransport {
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) : (HTTPResponse, HTTPBody?)
+        let (response, responseBody): (HTTPResponse, HTTPBody?)
         do {
             (response, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
         } catch {
@@ -51,8 +51,12 @@ public struct HTTPClientTransport: ClientTransport {
         }
         // A connection that closes mid-body fails while the body is read, after `send` returned.
         guard let responseBody else { return (response, nil) }
-        return (response, HTTPBody(ClassifiedChunks(body: responseBody), length: responseBody.length,
-                                   iterationBehavior: responseBody.iterationBehavior))
+        return (
+            response,
+            HTTPBody(
+                ClassifiedChunks(body: responseBody), length: responseBody.length,
+                iterationBehavior: responseBody.iterationBehavior)
+        )
     }
 }
 

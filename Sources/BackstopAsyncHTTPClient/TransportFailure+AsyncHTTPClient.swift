@@ -47,7 +47,7 @@ extension TransportFailure {
     private static func reason(for error: HTTPClientError) -> Reason {
         switch error {
         case .connectTimeout, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout,
-             .deadlineExceeded, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+            .deadlineExceeded, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             .timedOut
         case .remoteConnectionClosed:
             .connectionLost

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Backstop
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `backstop check`: unwraps one response with a contract, so a backend team sees what an app will see.

@@ -67,9 +67,10 @@ struct ContractFile {
         if code == nil, success != .httpStatus {
             throw Invalid(description: "'code' is needed unless success is \"httpStatus\"")
         }
-        return EnvelopeContract(code: code, message: try messages(object["message"]),
-                                payload: try path(object["payload"], "payload") ?? .root,
-                                success: success, acceptedStatuses: try statuses(object["acceptedStatuses"]))
+        return EnvelopeContract(
+            code: code, message: try messages(object["message"]),
+            payload: try path(object["payload"], "payload") ?? .root,
+            success: success, acceptedStatuses: try statuses(object["acceptedStatuses"]))
     }
 
     private static func path(_ value: JSONValue?, _ name: String) throws(Invalid) -> EnvelopePath? {

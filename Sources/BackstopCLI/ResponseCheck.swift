@@ -23,8 +23,9 @@ struct ResponseCheck {
     init(body: Data, response: HTTPResponse, contract: EnvelopeContract) {
         let log = RepairLog()
         do {
-            let report = try contract.unwrap(JSONValue.self, from: body, response: response,
-                                             decoder: ResilientJSONDecoder(reporter: log), throwing: APIError<NoModuleCodes, NoModuleCodes>.self)
+            let report = try contract.unwrap(
+                JSONValue.self, from: body, response: response,
+                decoder: ResilientJSONDecoder(reporter: log), throwing: APIError<NoModuleCodes, NoModuleCodes>.self)
             outcome = .payload(shape: Self.shape(of: report.value))
             repairs = report.repairs
             return

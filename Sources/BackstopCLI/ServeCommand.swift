@@ -77,8 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
         let backend = BadBackend(configuration: .init(host: host, port: port, randomFaults: faults))
         var quiet = Logger(label: "backstop.serve")
         quiet.logLevel = .critical
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [backend], gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [backend], gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
         do {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }

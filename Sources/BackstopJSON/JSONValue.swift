@@ -177,7 +177,8 @@ extension JSONValue: TapeDecodable {
             let raw = state.document.raw(node)
             if let value = node.flags.contains(.integer)
                 ? JSONNumber.integer(raw, negative: node.flags.contains(.negative), as: Int64.self)
-                : node.flags.contains(.nonFinite) ? nil : JSONNumber.wholeNumber(raw, as: Int64.self) {
+                : node.flags.contains(.nonFinite) ? nil : JSONNumber.wholeNumber(raw, as: Int64.self)
+            {
                 return .integer(value)
             }
             return .double(try state.unwrapFloat(valueIndex, Double.self, key))
@@ -188,7 +189,8 @@ extension JSONValue: TapeDecodable {
 }
 
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     public init(nilLiteral: ()) { self = .null }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }

@@ -25,8 +25,9 @@ public struct ParsedJSON: @unchecked Sendable {
             document = try JSONInputEncoding.document(
                 from: data, policy: decoder.policy)
         } catch {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
         self.decoder = decoder
         options = DecodingOptions(decoder)
@@ -91,8 +92,10 @@ public struct ParsedJSON: @unchecked Sendable {
         for name in path {
             guard document[current].kind == .object, let next = document.member(named: name, in: current) else {
                 let codingPath = components.map(\.codingKey)
-                throw DecodingError.keyNotFound(StringKey(name), DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "No value associated with key \"\(name)\"."))
+                throw DecodingError.keyNotFound(
+                    StringKey(name),
+                    DecodingError.Context(
+                        codingPath: codingPath, debugDescription: "No value associated with key \"\(name)\"."))
             }
             components.append(.key(StringKey(name)))
             current = next

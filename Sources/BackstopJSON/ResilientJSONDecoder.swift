@@ -115,8 +115,9 @@ public struct ResilientJSONDecoder: Sendable {
                 return value
             }
         } catch let error as JSONParseError {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "The given data was not valid JSON. \(error)", underlyingError: error))
         }
         if !repairs.isEmpty, let reporter { reporter.report(repairs, decoding: type) }
         return value

@@ -21,10 +21,16 @@ extension BackstopClient {
     @Suite("Article: Calling Your Backend")
     struct ArticleTests {
         /// What the article's handler would do.
-        enum Shown: Equatable { case item(Item), gone, nothing, alert(String) }
+        enum Shown: Equatable {
+            case item(Item)
+            case gone, nothing
+            case alert(String)
+        }
 
-        static func show<Payload>(_ client: APIClient<GeneralCode>, _ endpoint: Endpoint<Payload, StudyGroupCode>,
-                                  _ item: (Payload) -> Item) async -> Shown {
+        static func show<Payload>(
+            _ client: APIClient<GeneralCode>, _ endpoint: Endpoint<Payload, StudyGroupCode>,
+            _ item: (Payload) -> Item
+        ) async -> Shown {
             do {
                 return .item(item(try await client.send(endpoint)))
             } catch {

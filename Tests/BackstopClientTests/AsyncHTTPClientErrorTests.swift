@@ -16,27 +16,29 @@ extension BackstopClient {
     /// AsyncHTTPClient's and SwiftNIO's errors, classified by value by `BackstopAsyncHTTPClient`.
     @Suite("AsyncHTTPClient's errors")
     struct AsyncHTTPClientErrorTests {
-        @Test("each error by its value", arguments: [
-            (HTTPClientError.connectTimeout as any Error, TransportFailure.Reason.timedOut),
-            (HTTPClientError.readTimeout, .timedOut),
-            (HTTPClientError.writeTimeout, .timedOut),
-            (HTTPClientError.getConnectionFromPoolTimeout, .timedOut),
-            (HTTPClientError.tlsHandshakeTimeout, .timedOut),
-            (HTTPClientError.deadlineExceeded, .timedOut),
-            (ChannelError.connectTimeout(.milliseconds(10)), .timedOut),
-            (HTTPClientError.remoteConnectionClosed, .connectionLost),
-            (ChannelError.ioOnClosedChannel, .connectionLost),
-            (ChannelError.eof, .connectionLost),
-            (HTTPParserError.invalidEOFState, .connectionLost),
-            (HTTPParserError.invalidCharactersUsed, .other),
-            (HTTPClientError.cancelled, .cancelled),
-            (CancellationError(), .cancelled),
-            (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .cannotConnectToHost),
-            (IOError(errnoCode: ECONNRESET, reason: "read"), .connectionLost),
-            (NIOSSLError.handshakeFailed(.sslError([])), .tlsFailure),
-            (HTTPClientError.invalidURL, .other),
-            (URLError(.notConnectedToInternet), .offline),
-        ])
+        @Test(
+            "each error by its value",
+            arguments: [
+                (HTTPClientError.connectTimeout as any Error, TransportFailure.Reason.timedOut),
+                (HTTPClientError.readTimeout, .timedOut),
+                (HTTPClientError.writeTimeout, .timedOut),
+                (HTTPClientError.getConnectionFromPoolTimeout, .timedOut),
+                (HTTPClientError.tlsHandshakeTimeout, .timedOut),
+                (HTTPClientError.deadlineExceeded, .timedOut),
+                (ChannelError.connectTimeout(.milliseconds(10)), .timedOut),
+                (HTTPClientError.remoteConnectionClosed, .connectionLost),
+                (ChannelError.ioOnClosedChannel, .connectionLost),
+                (ChannelError.eof, .connectionLost),
+                (HTTPParserError.invalidEOFState, .connectionLost),
+                (HTTPParserError.invalidCharactersUsed, .other),
+                (HTTPClientError.cancelled, .cancelled),
+                (CancellationError(), .cancelled),
+                (IOError(errnoCode: ECONNREFUSED, reason: "connect"), .cannotConnectToHost),
+                (IOError(errnoCode: ECONNRESET, reason: "read"), .connectionLost),
+                (NIOSSLError.handshakeFailed(.sslError([])), .tlsFailure),
+                (HTTPClientError.invalidURL, .other),
+                (URLError(.notConnectedToInternet), .offline),
+            ])
         func byValue(error: any Error, reason: TransportFailure.Reason) {
             let failure = TransportFailure(asyncHTTPClientError: error)
             #expect(failure.reason == reason)

@@ -45,7 +45,10 @@ extension BackstopClient {
                 let client = Self.client(url, transport, breaker)
                 let outage = RetryTests.statusEndpoint(code: 503, failures: .max)
                 for _ in 0..<4 {
-                    guard case .http(let failure)? = await failure(of: client, outage) else { Issue.record("not an HTTP failure"); return }
+                    guard case .http(let failure)? = await failure(of: client, outage) else {
+                        Issue.record("not an HTTP failure")
+                        return
+                    }
                     #expect(failure.status == .serviceUnavailable)
                 }
                 let refused = try #require(Self.circuitOpen(await failure(of: client, outage)))
@@ -77,7 +80,10 @@ extension BackstopClient {
                 #expect(item == .one)
                 _ = try await client.send(RetryTests.statusEndpoint(code: 503, failures: 4))
                 #expect(await backend.hits(RetryTests.statusPath(503)) == 6)
-                #expect(await Self.transitions(breaker, 5) == ["closed→open", "open→halfOpen", "halfOpen→open", "open→halfOpen", "halfOpen→closed"])
+                #expect(
+                    await Self.transitions(breaker, 5) == [
+                        "closed→open", "open→halfOpen", "halfOpen→open", "open→halfOpen", "halfOpen→closed",
+                    ])
             }
         }
 
@@ -107,10 +113,16 @@ extension BackstopClient {
                 let clock = TestClock()
                 let breaker = Self.breaker(clock)
                 let client = Self.client(url, transport, breaker)
-                guard case .server(.general(.maintenance, _))? = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/maintenance/b/products/1")) else {
-                    Issue.record("not the maintenance code"); return
+                guard
+                    case .server(.general(.maintenance, _))? = await failure(
+                        of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/maintenance/b/products/1"))
+                else {
+                    Issue.record("not the maintenance code")
+                    return
                 }
-                #expect(Self.circuitOpen(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1")))?.retryAfter == .seconds(15))
+                #expect(
+                    Self.circuitOpen(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1")))?.retryAfter
+                        == .seconds(15))
             }
         }
 
@@ -149,14 +161,19 @@ extension BackstopClient {
         func aGeneratedClientGetsTheBreakerFromThePipelineMiddleware(transport: TransportKind) async throws {
             try await withBackend { backend, url in
                 let breaker = Self.breaker(TestClock())
-                let client = UniversalClient(serverURL: url, transport: transport.make(), middlewares: [
-                    PipelineMiddleware(quietPipeline { $0.circuitBreaker = breaker }, contract: EnvelopeContract.b, generalCodes: GeneralCode.self),
-                ])
+                let client = UniversalClient(
+                    serverURL: url, transport: transport.make(),
+                    middlewares: [
+                        PipelineMiddleware(
+                            quietPipeline { $0.circuitBreaker = breaker }, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
+                    ])
                 for _ in 0..<4 {
                     let answer = try await GeneratedClientTests.getItem(client, path: RetryTests.statusPath(503))
                     #expect(answer.status == 503)
                 }
-                await #expect(throws: ClientError.self) { _ = try await GeneratedClientTests.getItem(client, path: RetryTests.statusPath(503)) }
+                await #expect(throws: ClientError.self) {
+                    _ = try await GeneratedClientTests.getItem(client, path: RetryTests.statusPath(503))
+                }
                 #expect(await backend.hits(RetryTests.statusPath(503)) == 4)
             }
         }

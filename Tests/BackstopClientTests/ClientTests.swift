@@ -23,7 +23,8 @@ extension BackstopClient {
         func theWholeResponseHasStatusHeadersRepairsAndAttempts(transport: TransportKind) async throws {
             try await withBackend { _, url in
                 let client = makeClient(url, transport)
-                let response = try await client.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
+                let response = try await client.response(
+                    for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                 #expect(response.status == .ok)
                 #expect(response.headerFields[.contentType] == "application/json; charset=utf-8")
                 #expect(response.payload == .one)
@@ -54,9 +55,13 @@ extension BackstopClient {
         func anErrorStatusKeepsItsHeadersAndEnvelope(transport: TransportKind) async throws {
             try await withBackend { _, url in
                 let client = makeClient(url, transport)
-                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/http-503/b/products/1", query: [
-                    URLQueryItem(name: "retryAfter", value: "5"),
-                ]))
+                let error = await failure(
+                    of: client,
+                    Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/http-503/b/products/1",
+                        query: [
+                            URLQueryItem(name: "retryAfter", value: "5")
+                        ]))
                 guard case .http(let http)? = error else {
                     Issue.record("expected an HTTP failure, got \(String(describing: error))")
                     return
@@ -84,8 +89,11 @@ extension BackstopClient {
         func aBusinessCodeSentWithA4xxReachesTheModulesCases(transport: TransportKind) async throws {
             try await withBackend { _, url in
                 let client = makeClient(url, transport)
-                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1",
-                                                                                     query: [URLQueryItem(name: "status", value: "404")]))
+                let error = await failure(
+                    of: client,
+                    Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/class-not-found/b/products/1",
+                        query: [URLQueryItem(name: "status", value: "404")]))
                 #expect(error?.layer == .http)
                 #expect(error?.serverError == .module(.classNotFound, message: "Class not found"))
                 #expect(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))?.serverError == nil)
@@ -119,7 +127,12 @@ extension BackstopClient {
         @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases, [nil, Duration.seconds(30)])
         func cancellingTheTaskEndsTheCallAtOnceAsCancelled(transport: TransportKind, timeout: Duration?) async throws {
             try await withBackend { backend, url in
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.timeout = timeout; $0.clock = TestClock() })
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.timeout = timeout
+                        $0.clock = TestClock()
+                    })
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 call.cancel()
@@ -148,8 +161,9 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func withoutATimeoutTheTransportsOwnEndsACallAsTimedOut(transport: TransportKind) async throws {
             try await withBackend { _, url in
-                let client = APIClient<GeneralCode>(baseURL: url, contract: EnvelopeContract.b,
-                                                    transport: transport.make(requestTimeout: 0.2))
+                let client = APIClient<GeneralCode>(
+                    baseURL: url, contract: EnvelopeContract.b,
+                    transport: transport.make(requestTimeout: 0.2))
                 let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1"))
                 #expect(transportReason(of: error) == .timedOut, "\(String(describing: error))")
             }
@@ -160,7 +174,8 @@ extension BackstopClient {
             try await withBackend { _, url in
                 // The immediate clock makes every timeout pass at once; the slow answer waits on a clock nobody advances.
                 let client = makeClient(url, pipeline: quietPipeline { $0.clock = ImmediateClock() })
-                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1", timeout: .seconds(5)))
+                let error = await failure(
+                    of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1", timeout: .seconds(5)))
                 guard case .transport(let failure)? = error else {
                     Issue.record("expected a transport failure, got \(String(describing: error))")
                     return
@@ -175,7 +190,12 @@ extension BackstopClient {
         func aCallTimesOutOnTheClientsTestClock(transport: TransportKind) async throws {
             try await withBackend { backend, url in
                 let clock = TestClock()
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.timeout = .seconds(5); $0.clock = clock })
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.timeout = .seconds(5)
+                        $0.clock = clock
+                    })
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 // The deadline was taken before the request left, so this passes it however the timer's task interleaves.
@@ -222,8 +242,9 @@ extension BackstopClient {
         @Test func pathsAndQueriesArePercentEncoded() async throws {
             try await withBackend { backend, url in
                 let client = makeClient(url)
-                let echo = try await client.send(Endpoint<Echo<Item>, StudyGroupCode>(
-                    .post, "b/echo/spaced key", query: [URLQueryItem(name: "q", value: "a+b c")], body: Item(id: 1, name: "x")))
+                let echo = try await client.send(
+                    Endpoint<Echo<Item>, StudyGroupCode>(
+                        .post, "b/echo/spaced key", query: [URLQueryItem(name: "q", value: "a+b c")], body: Item(id: 1, name: "x")))
                 #expect(echo.body == Item(id: 1, name: "x"))
                 #expect(await backend.hits("/b/echo/spaced%20key") == 1)
             }

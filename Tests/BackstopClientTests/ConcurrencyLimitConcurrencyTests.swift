@@ -38,10 +38,17 @@ extension BackstopClient {
             try await withBackend { backend, url in
                 let inFlight = InFlight()
                 let limit = ConcurrencyLimit(maximumConcurrentCalls: 3, maximumQueuedCalls: 200)
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.concurrencyLimit = limit; $0.middlewares = [inFlight] })
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.concurrencyLimit = limit
+                        $0.middlewares = [inFlight]
+                    })
                 let items = try await withThrowingTaskGroup(of: Item.self) { group in
                     for id in 1...3 {
-                        for _ in 0..<30 { group.addTask { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/\(id)")) } }
+                        for _ in 0..<30 {
+                            group.addTask { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/\(id)")) }
+                        }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
@@ -63,7 +70,8 @@ extension BackstopClient {
                 let running = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
                 guard case .client(let full)? = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/2")) else {
-                    Issue.record("not refused"); return
+                    Issue.record("not refused")
+                    return
                 }
                 #expect(full.reason == .tooManyCalls)
                 #expect(StudyGroupError.client(full).recoveryCategory == .rateLimited)

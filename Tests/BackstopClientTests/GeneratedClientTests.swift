@@ -41,9 +41,11 @@ extension BackstopClient {
                     $0.timeout = .seconds(30)
                     $0.random = { 0 }
                 }
-                let client = UniversalClient(serverURL: url, transport: transport.make(), middlewares: [
-                    PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self),
-                ])
+                let client = UniversalClient(
+                    serverURL: url, transport: transport.make(),
+                    middlewares: [
+                        PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
+                    ])
                 let flaky = try await Self.getItem(client, path: "/scenarios/http-503/b/products/1?failures=1&token=s3cret")
                 #expect(flaky.status == 200)
                 #expect(await backend.hits("/scenarios/http-503/b/products/1") == 2)
@@ -52,14 +54,17 @@ extension BackstopClient {
                 let business = try await Self.getItem(client, path: "/scenarios/rate-limited/b/products/1?failures=1")
                 #expect(business.status == 200)
                 #expect(String(decoding: business.body, as: UTF8.self).contains("\"id\":1"))
-                #expect(await backend.requests(to: "/scenarios/rate-limited/b/products/1").map(\.scenario) == [.general(.rateLimited), nil])
+                #expect(
+                    await backend.requests(to: "/scenarios/rate-limited/b/products/1").map(\.scenario) == [.general(.rateLimited), nil])
 
                 #expect(handler.entries.count == 2)
                 #expect(handler.entries.first?.metadata["attempts"] == "2")
                 #expect(handler.entries.first?.metadata["operation"] == "getItem")
                 #expect(handler.entries.first?.metadata["path"] == "/scenarios/http-503/b/products/1?failures=1&token=<redacted>")
                 #expect(handler.entries.last?.metadata["retries"] == "server.rateLimited")
-                #expect(try metrics.expectCounter("backstop_requests_total", [("operation", "getItem"), ("method", "GET"), ("status", "200")]).totalValue == 2)
+                #expect(
+                    try metrics.expectCounter("backstop_requests_total", [("operation", "getItem"), ("method", "GET"), ("status", "200")])
+                        .totalValue == 2)
                 #expect(metrics.counterTotal(label: "backstop_retries_total") == 2)
             }
         }
@@ -72,9 +77,11 @@ extension BackstopClient {
                 $0.retry = .default
                 $0.clock = ImmediateClock()
             }
-            let client = UniversalClient(serverURL: refusedURL, transport: transport.make(), middlewares: [
-                PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self),
-            ])
+            let client = UniversalClient(
+                serverURL: refusedURL, transport: transport.make(),
+                middlewares: [
+                    PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
+                ])
             do {
                 _ = try await Self.getItem(client, path: "/b/products/1")
                 Issue.record("a refused connection succeeded")

@@ -22,10 +22,13 @@ extension BackstopClient {
             _ url: URL, _ transport: TransportKind, query: [URLQueryItem] = []
         ) async throws -> (error: APIError<GeneralCode, StudyGroupCode>, line: InMemoryLogHandler.Entry) {
             let logs = InMemoryLogHandler()
-            let client = makeClient(url, transport, pipeline: quietPipeline {
-                $0.logging = RequestLogging(logger: Logger(label: "text") { _ in logs })
-            })
-            let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/hostile-message/b/products/1", query: query)))
+            let client = makeClient(
+                url, transport,
+                pipeline: quietPipeline {
+                    $0.logging = RequestLogging(logger: Logger(label: "text") { _ in logs })
+                })
+            let error = try #require(
+                await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/hostile-message/b/products/1", query: query)))
             return (error, try #require(logs.entries.last))
         }
 
@@ -35,8 +38,10 @@ extension BackstopClient {
             try await withBackend { _, url in
                 let (error, line) = try await Self.call(url, transport)
                 #expect(error.serverMessage == Scenario.hostileText)
-                let texts = [error.description, "\(line.message)", line.metadata["error"].map { "\($0)" } ?? "",
-                             error.nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? ""]
+                let texts = [
+                    error.description, "\(line.message)", line.metadata["error"].map { "\($0)" } ?? "",
+                    error.nsError.userInfo[NSDebugDescriptionErrorKey] as? String ?? "",
+                ]
                 for text in texts { #expect(Self.unsafe(text).isEmpty, "\(text.debugDescription)") }
                 // The message in `userInfo` is the one a user may see: a line break at most.
                 let userInfoMessage = try #require(error.nsError.userInfo[StudyGroupError.serverMessageKey] as? String)
@@ -93,9 +98,11 @@ extension BackstopClient {
         func aPathWithControlCharactersIsEscapedInTheLog(transport: TransportKind) async throws {
             try await withBackend { _, url in
                 let logs = InMemoryLogHandler()
-                let client = makeClient(url, transport, pipeline: quietPipeline {
-                    $0.logging = RequestLogging(logger: Logger(label: "text") { _ in logs })
-                })
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.logging = RequestLogging(logger: Logger(label: "text") { _ in logs })
+                    })
                 _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1", operationID: "get\u{1B}[2J\u{202E}item"))
                 let line = try #require(logs.entries.last)
                 #expect(line.metadata["operation"].map { "\($0)" } == #"get\u{1B}[2J\u{202E}item"#)

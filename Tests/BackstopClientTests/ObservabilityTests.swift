@@ -21,13 +21,15 @@ extension BackstopClient {
             headers[.authorization] = secrets[0]
             headers[.cookie] = secrets[1]
             headers[HTTPField.Name("X-Api-Key")!] = secrets[2]
-            return Endpoint(.get, path, query: [URLQueryItem(name: "token", value: secrets[3]), URLQueryItem(name: "page", value: "2")],
-                            headerFields: headers)
+            return Endpoint(
+                .get, path, query: [URLQueryItem(name: "token", value: secrets[3]), URLQueryItem(name: "page", value: "2")],
+                headerFields: headers)
         }
 
         static func logging(_ handler: InMemoryLogHandler) -> RequestLogging {
-            RequestLogging(logger: Logger(label: "test") { _ in handler }, secretHeaderFields: [HTTPField.Name("X-Api-Key")!],
-                           secretQueryItems: ["token"])
+            RequestLogging(
+                logger: Logger(label: "test") { _ in handler }, secretHeaderFields: [HTTPField.Name("X-Api-Key")!],
+                secretQueryItems: ["token"])
         }
 
         /// A pipeline with `logging`, `metrics` and, when `retries`, the default retry rules with waits that pass at once.
@@ -77,10 +79,12 @@ extension BackstopClient {
                 var logger = Logger(label: "test") { _ in handler }
                 logger.logLevel = .warning
                 let quiet = makeClient(url, pipeline: Self.observed(logging: RequestLogging(logger: logger)))
-                let response = try await quiet.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
+                let response = try await quiet.response(
+                    for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                 #expect(response.repairs.count == 1)
                 #expect(handler.entries.isEmpty)
-                let loud = makeClient(url, pipeline: Self.observed(logging: RequestLogging(logger: logger, level: .warning), retries: false))
+                let loud = makeClient(
+                    url, pipeline: Self.observed(logging: RequestLogging(logger: logger, level: .warning), retries: false))
                 _ = try await loud.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
                 #expect(handler.entries.map(\.level) == [.warning])
             }
@@ -127,20 +131,36 @@ extension BackstopClient {
             try await withBackend { _, url in
                 let metrics = TestMetrics()
                 let client = makeClient(url, pipeline: Self.observed(metrics: RequestMetrics(factory: metrics)))
-                _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1", operationID: "quoted"))
+                _ = try await client.send(
+                    Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1", operationID: "quoted"))
                 _ = try await client.send(RetryTests.statusEndpoint(code: 503, failures: 1))
-                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1",
-                                                                             operationID: "business"))
-                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/truncated-body/b/products/1",
-                                                                             operationID: "malformed"))
+                _ = await failure(
+                    of: client,
+                    Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/class-not-found/b/products/1",
+                        operationID: "business"))
+                _ = await failure(
+                    of: client,
+                    Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/truncated-body/b/products/1",
+                        operationID: "malformed"))
 
                 #expect(metrics.counterTotal(label: "backstop_requests_total") == 4)
-                #expect(try metrics.expectCounter("backstop_requests_total", [("operation", "quoted"), ("method", "GET"), ("status", "200")]).totalValue == 1)
+                #expect(
+                    try metrics.expectCounter("backstop_requests_total", [("operation", "quoted"), ("method", "GET"), ("status", "200")])
+                        .totalValue == 1)
                 #expect(try metrics.expectCounter("backstop_repairs_total", [("operation", "quoted")]).totalValue == 1)
                 #expect(metrics.counterTotal(label: "backstop_retries_total") == 1)
-                #expect(metrics.counters(label: "backstop_retries_total").first?.dimensions.contains { $0 == ("reason", "status.503") } == true)
-                #expect(try metrics.expectCounter("backstop_failures_total", [("operation", "business"), ("layer", "server"), ("kind", "server.module")]).totalValue == 1)
-                #expect(try metrics.expectCounter("backstop_failures_total", [("operation", "malformed"), ("layer", "decoding"), ("kind", "decoding.body")]).totalValue == 1)
+                #expect(
+                    metrics.counters(label: "backstop_retries_total").first?.dimensions.contains { $0 == ("reason", "status.503") } == true)
+                #expect(
+                    try metrics.expectCounter(
+                        "backstop_failures_total", [("operation", "business"), ("layer", "server"), ("kind", "server.module")]
+                    ).totalValue == 1)
+                #expect(
+                    try metrics.expectCounter(
+                        "backstop_failures_total", [("operation", "malformed"), ("layer", "decoding"), ("kind", "decoding.body")]
+                    ).totalValue == 1)
                 #expect(metrics.timers(label: "backstop_request_duration").reduce(0) { $0 + $1.values.count } == 4)
             }
         }
@@ -153,8 +173,10 @@ extension BackstopClient {
             var pipeline = Self.observed(metrics: RequestMetrics(prefix: "first", factory: metrics), retries: false)
             func call(_ operation: String) async throws {
                 let middleware = PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
-                _ = try await middleware.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
-                                                   baseURL: refusedURL, operationID: operation) { _, _, _ in (HTTPResponse(status: .ok), nil) }
+                _ = try await middleware.intercept(
+                    HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), body: nil,
+                    baseURL: refusedURL, operationID: operation
+                ) { _, _, _ in (HTTPResponse(status: .ok), nil) }
             }
             let operations = (0..<600).map { "GET products/\($0)" }
             for _ in 0..<2 {
@@ -162,8 +184,9 @@ extension BackstopClient {
             }
             #expect(metrics.counterTotal(label: "first_requests_total") == 1_200)
             for operation in [operations[0], operations[511], operations[599]] {
-                #expect(try metrics.expectCounter("first_requests_total", [("operation", operation), ("method", "GET"), ("status", "200")])
-                    .totalValue == 2)
+                #expect(
+                    try metrics.expectCounter("first_requests_total", [("operation", operation), ("method", "GET"), ("status", "200")])
+                        .totalValue == 2)
                 #expect(try metrics.expectTimer("first_request_duration", [("operation", operation), ("method", "GET")]).values.count == 2)
             }
             // A changed prefix is a new series, not one kept under the old label.
@@ -187,8 +210,11 @@ extension BackstopClient {
                     let metrics = TestMetrics()
                     (weakLines, weakMetrics) = (lines, metrics)
                     let logger = Logger(label: "test") { _ in CountingLogHandler(lines: lines) }
-                    let client = makeClient(url, transport, pipeline: Self.observed(logging: RequestLogging(logger: logger),
-                                                                                         metrics: RequestMetrics(factory: metrics)))
+                    let client = makeClient(
+                        url, transport,
+                        pipeline: Self.observed(
+                            logging: RequestLogging(logger: logger),
+                            metrics: RequestMetrics(factory: metrics)))
                     _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                     _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
                     #expect(lines.value == 2)

@@ -12,28 +12,32 @@ extension BackstopClient {
     /// however many identifiers pass through it, or every id becomes a metrics series of its own.
     @Suite("Bounded operation names")
     struct OperationNameTests {
-        @Test("identifier-like segments become {id}; the route's words stay", arguments: [
-            ("groups/42", "GET groups/{id}"),
-            ("/groups/42/members/7", "GET /groups/{id}/members/{id}"),
-            ("orders/3F2504E0-4F89-41D3-9A0C-0305E82C3301/items", "GET orders/{id}/items"),
-            ("objects/507f1f77bcf86cd799439011", "GET objects/{id}"),
-            ("files/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0", "GET files/{id}"),
-            ("b/products", "GET b/products"),
-            ("v2/users/me", "GET v2/users/me"),
-            ("teams/K7Q2", "GET teams/K7Q2"),
-            ("scenarios/http-503/b/products/1", "GET scenarios/http-503/b/products/{id}"),
-        ])
+        @Test(
+            "identifier-like segments become {id}; the route's words stay",
+            arguments: [
+                ("groups/42", "GET groups/{id}"),
+                ("/groups/42/members/7", "GET /groups/{id}/members/{id}"),
+                ("orders/3F2504E0-4F89-41D3-9A0C-0305E82C3301/items", "GET orders/{id}/items"),
+                ("objects/507f1f77bcf86cd799439011", "GET objects/{id}"),
+                ("files/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0", "GET files/{id}"),
+                ("b/products", "GET b/products"),
+                ("v2/users/me", "GET v2/users/me"),
+                ("teams/K7Q2", "GET teams/K7Q2"),
+                ("scenarios/http-503/b/products/1", "GET scenarios/http-503/b/products/{id}"),
+            ])
         func defaultName(path: String, name: String) {
             #expect(Endpoint<NoPayload, NoModuleCodes>(.get, path).operationID == name)
         }
 
         @Test("a path template names the operation, and its values fill the path one segment each")
         func template() {
-            let endpoint = Endpoint<NoPayload, NoModuleCodes>(.get, "groups/{id}/files/{name}", pathParameters: ["id": "42", "name": "a/b 100%"])
+            let endpoint = Endpoint<NoPayload, NoModuleCodes>(
+                .get, "groups/{id}/files/{name}", pathParameters: ["id": "42", "name": "a/b 100%"])
             #expect(endpoint.operationID == "GET groups/{id}/files/{name}")
             #expect(endpoint.path == "groups/42/files/a%2Fb%20100%25")
-            #expect(Endpoint<NoPayload, NoModuleCodes>(.post, "groups/{id}/join", pathParameters: ["id": "7"], body: ["code": "X"]).operationID
-                == "POST groups/{id}/join")
+            #expect(
+                Endpoint<NoPayload, NoModuleCodes>(.post, "groups/{id}/join", pathParameters: ["id": "7"], body: ["code": "X"]).operationID
+                    == "POST groups/{id}/join")
             #expect(Endpoint<NoPayload, NoModuleCodes>(.get, "groups/42", operationID: "getGroup").operationID == "getGroup")
         }
 
@@ -43,10 +47,12 @@ extension BackstopClient {
             try await withBackend { _, url in
                 let logs = InMemoryLogHandler()
                 let metrics = TestMetrics()
-                let client = makeClient(url, transport, pipeline: quietPipeline {
-                    $0.logging = RequestLogging(logger: Logger(label: "names") { _ in logs })
-                    $0.metrics = RequestMetrics(factory: metrics)
-                })
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.logging = RequestLogging(logger: Logger(label: "names") { _ in logs })
+                        $0.metrics = RequestMetrics(factory: metrics)
+                    })
                 for id in 1...50 {
                     _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/\(id)"))
                 }
@@ -54,9 +60,10 @@ extension BackstopClient {
                 _ = try await client.send(templated)
                 #expect(Set(logs.entries.compactMap { $0.metadata["operation"].map { "\($0)" } }) == ["GET b/products/{id}"])
                 #expect(logs.entries.count == 51)
-                let operations = Set(metrics.counters(label: "backstop_requests_total").compactMap { counter in
-                    counter.dimensions.first { $0.0 == "operation" }?.1
-                })
+                let operations = Set(
+                    metrics.counters(label: "backstop_requests_total").compactMap { counter in
+                        counter.dimensions.first { $0.0 == "operation" }?.1
+                    })
                 #expect(operations == ["GET b/products/{id}"])
             }
         }

@@ -18,13 +18,16 @@ extension BackstopClient {
         @Test("calls that refresh, retry and time out at once each end once, as they should", arguments: TransportKind.allCases)
         func timeoutsRetriesAndARefreshTogether(transport: TransportKind) async throws {
             let clock = TestClock()
-            try await Session.run(transport, pipeline: {
-                $0.timeout = .seconds(30)
-                $0.retry = .default
-                $0.clock = clock
-                // No backoff wait, so a retry needs no clock to move.
-                $0.random = { 0 }
-            }) { session in
+            try await Session.run(
+                transport,
+                pipeline: {
+                    $0.timeout = .seconds(30)
+                    $0.retry = .default
+                    $0.clock = clock
+                    // No backoff wait, so a retry needs no clock to move.
+                    $0.random = { 0 }
+                }
+            ) { session in
                 await session.expireToken()
                 // Few slow calls: each holds a connection until it times out, and URLSession keeps
                 // few per host.
@@ -48,12 +51,15 @@ extension BackstopClient {
                 let results = await withTaskGroup(of: (String, Result<Account, SessionError>).self) { group in
                     for index in 0..<Self.each {
                         group.addTask { ("plain", await session.account()) }
-                        group.addTask { ("flaky", await session.account("scenarios/http-503/b/account", query: ["failures": "1", "n": "\(index)"])) }
+                        group.addTask {
+                            ("flaky", await session.account("scenarios/http-503/b/account", query: ["failures": "1", "n": "\(index)"]))
+                        }
                     }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
                 // Every other call has ended and every slow one has reached the server: only they can time out.
-                _ = try await session.backend.requestLog.entries(where: { $0.path == "/scenarios/slow/b/products/1" }, atLeast: Self.slowCalls)
+                _ = try await session.backend.requestLog.entries(
+                    where: { $0.path == "/scenarios/slow/b/products/1" }, atLeast: Self.slowCalls)
                 await clock.advance(by: .seconds(31))
                 let slowErrors = await slowCalls.value
                 #expect(slowErrors.count == Self.slowCalls)

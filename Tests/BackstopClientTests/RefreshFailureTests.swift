@@ -21,13 +21,15 @@ extension BackstopClient {
             _ body: (BadBackend, AuthSession<BadBackendAuthenticator>, APIClient<GeneralCode>, TestClock<Duration>) async throws -> Void
         ) async throws {
             let clock = TestClock()
-            let configuration = BadBackend.Configuration(accessTokenLifetime: Session.lifetime, refresh: refresh,
-                                                         slowAnswerDelay: .seconds(120))
+            let configuration = BadBackend.Configuration(
+                accessTokenLifetime: Session.lifetime, refresh: refresh,
+                slowAnswerDelay: .seconds(120))
             try await withBackend(configuration, clock: clock) { backend, url in
                 let refresher = makeClient(url, transport, pipeline: quietPipeline(configure))
                 let credential = try await makeClient(url, transport).signIn(clock)
-                let session = AuthSession(authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: false),
-                                          credential: credential, clock: clock)
+                let session = AuthSession(
+                    authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: false),
+                    credential: credential, clock: clock)
                 let client = makeClient(url, transport, pipeline: quietPipeline { $0.authentication = .session(session) })
                 await clock.advance(by: Session.lifetime + .seconds(1))
                 try await body(backend, session, client, clock)
@@ -71,7 +73,8 @@ extension BackstopClient {
         @Test("no network during the refresh fails the waiting calls as offline and keeps the session", arguments: both)
         func offlineKeepsTheSession(transport: TransportKind) async throws {
             let network = Network()
-            try await Self.expiredSession(transport, refresh: .succeeds, refresher: { $0.middlewares = [network] }) { _, session, client, _ in
+            try await Self.expiredSession(transport, refresh: .succeeds, refresher: { $0.middlewares = [network] }) {
+                _, session, client, _ in
                 network.isOnline = false
                 let error = await Self.account(client).failure
                 #expect(transportReason(of: error) == .offline, "\(String(describing: error))")
@@ -87,10 +90,13 @@ extension BackstopClient {
         func timeoutKeepsTheSession(transport: TransportKind) async throws {
             // The refresher's timeout runs on a clock of its own; the slow refresh waits on the server's.
             let refresherClock = TestClock()
-            try await Self.expiredSession(transport, refresh: .slow, refresher: {
-                $0.timeout = .seconds(10)
-                $0.clock = refresherClock
-            }) { backend, session, client, _ in
+            try await Self.expiredSession(
+                transport, refresh: .slow,
+                refresher: {
+                    $0.timeout = .seconds(10)
+                    $0.clock = refresherClock
+                }
+            ) { backend, session, client, _ in
                 let call = Task { await Self.account(client) }
                 _ = try await backend.requestLog.arrival { $0.path.hasSuffix("/auth/refresh") }
                 await refresherClock.advance(by: .seconds(10))

@@ -53,8 +53,10 @@ extension BackstopClient {
 
         @Test(arguments: rules)
         func defaultRules(rule: Rule) {
-            #expect(RetryPolicy.default.shouldRetry(rule.method, isIdempotent: rule.isIdempotent, after: rule.failure,
-                                                    retries: rule.retries) == rule.retried)
+            #expect(
+                RetryPolicy.default.shouldRetry(
+                    rule.method, isIdempotent: rule.isIdempotent, after: rule.failure,
+                    retries: rule.retries) == rule.retried)
         }
 
         @Test func neverRetriesNothing() {
@@ -68,7 +70,9 @@ extension BackstopClient {
             var retryAfter: Duration?
             var expected: Duration
 
-            var testDescription: String { "retry \(retry), random \(random), Retry-After \(retryAfter.map { "\($0)" } ?? "none") → \(expected)" }
+            var testDescription: String {
+                "retry \(retry), random \(random), Retry-After \(retryAfter.map { "\($0)" } ?? "none") → \(expected)"
+            }
         }
 
         static let delays: [Delay] = [
@@ -80,10 +84,12 @@ extension BackstopClient {
             Delay(retry: 3, random: 0, expected: .zero),
             // The cap.
             Delay(retry: 10, random: 1, expected: .seconds(30)),
-            Delay(policy: RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: .seconds(1), maximumDelay: .seconds(5)),
-                  retry: 2, random: 1, expected: .seconds(3)),
-            Delay(policy: RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: .seconds(1), maximumDelay: .seconds(5)),
-                  retry: 3, random: 1, expected: .seconds(5)),
+            Delay(
+                policy: RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: .seconds(1), maximumDelay: .seconds(5)),
+                retry: 2, random: 1, expected: .seconds(3)),
+            Delay(
+                policy: RetryPolicy(exponentialBackoffBase: 3, exponentialBackoffScale: .seconds(1), maximumDelay: .seconds(5)),
+                retry: 3, random: 1, expected: .seconds(5)),
             // Retry-After: as asked, whatever the jitter, capped at a minute.
             Delay(retry: 1, random: 0, retryAfter: .seconds(7), expected: .seconds(7)),
             Delay(retry: 2, random: 1, retryAfter: .zero, expected: .zero),

@@ -71,9 +71,12 @@ extension BackstopClient {
         @Test func postIsNotRetriedUnlessTheEndpointSaysItIsIdempotent() async throws {
             try await withBackend { backend, url in
                 let client = makeClient(url, pipeline: Self.retrying())
-                func endpoint(_ method: HTTPRequest.Method, _ name: String, isIdempotent: Bool? = nil) -> Endpoint<Echo<Item>, StudyGroupCode> {
-                    Endpoint(method, "scenarios/http-503/b/echo/\(name)", query: [URLQueryItem(name: "failures", value: "1")],
-                             body: method == .get ? nil : .json(Item.one), isIdempotent: isIdempotent)
+                func endpoint(_ method: HTTPRequest.Method, _ name: String, isIdempotent: Bool? = nil) -> Endpoint<
+                    Echo<Item>, StudyGroupCode
+                > {
+                    Endpoint(
+                        method, "scenarios/http-503/b/echo/\(name)", query: [URLQueryItem(name: "failures", value: "1")],
+                        body: method == .get ? nil : .json(Item.one), isIdempotent: isIdempotent)
                 }
                 #expect(await failure(of: client, endpoint(.post, "post"))?.layer == .http)
                 #expect(await backend.hits("/scenarios/http-503/b/echo/post") == 1)
@@ -100,7 +103,13 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func aRefusedConnectionIsRetried(transport: TransportKind) async throws {
             let counter = AttemptCounter()
-            let client = makeClient(refusedURL, transport, pipeline: quietPipeline { $0.retry = .default; $0.clock = ImmediateClock(); $0.middlewares = [counter] })
+            let client = makeClient(
+                refusedURL, transport,
+                pipeline: quietPipeline {
+                    $0.retry = .default
+                    $0.clock = ImmediateClock()
+                    $0.middlewares = [counter]
+                })
             let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
             #expect(transportReason(of: error) == .cannotConnectToHost)
             #expect(counter.attempts == 3)
@@ -110,16 +119,24 @@ extension BackstopClient {
         @Test func aRateLimitedBusinessCodeIsRetriedOtherCodesAreNot() async throws {
             try await withBackend { backend, url in
                 let client = makeClient(url, pipeline: Self.retrying())
-                let response = try await client.response(for: Endpoint<Item, StudyGroupCode>(.get, "scenarios/rate-limited/b/products/1", query: [
-                    URLQueryItem(name: "failures", value: "1"),
-                ]))
+                let response = try await client.response(
+                    for: Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/rate-limited/b/products/1",
+                        query: [
+                            URLQueryItem(name: "failures", value: "1")
+                        ]))
                 #expect(response.attempts == 2)
                 #expect(response.payload == .one)
-                #expect(await backend.requests(to: "/scenarios/rate-limited/b/products/1").map(\.scenario) == [.general(.rateLimited), nil])
+                #expect(
+                    await backend.requests(to: "/scenarios/rate-limited/b/products/1").map(\.scenario) == [.general(.rateLimited), nil])
 
-                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1", query: [
-                    URLQueryItem(name: "failures", value: "1"),
-                ]))
+                let error = await failure(
+                    of: client,
+                    Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/class-not-found/b/products/1",
+                        query: [
+                            URLQueryItem(name: "failures", value: "1")
+                        ]))
                 #expect(error == .server(.module(.classNotFound, message: "Class not found")))
                 #expect(await backend.hits("/scenarios/class-not-found/b/products/1") == 1)
             }
@@ -129,7 +146,9 @@ extension BackstopClient {
         @Test func aDecodingFailureIsNotRetried() async throws {
             try await withBackend { backend, url in
                 let client = makeClient(url, pipeline: Self.retrying())
-                #expect(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/truncated-body/b/products/1"))?.layer == .decoding)
+                #expect(
+                    await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/truncated-body/b/products/1"))?.layer
+                        == .decoding)
                 #expect(await backend.hits("/scenarios/truncated-body/b/products/1") == 1)
             }
         }
@@ -155,8 +174,10 @@ extension BackstopClient {
                 $0.clock = clock
                 $0.random = { 1 }
             }
-            for retryAfter in ["Wed, 21 Oct 2099 07:28:03 GMT", "Wednesday, 21-Oct-15 07:28:10 GMT", "Wed Oct 21 07:28:15 2099",
-                               "Wed, 21 Oct 2015 07:28:00 GMT", "in a while"] {
+            for retryAfter in [
+                "Wed, 21 Oct 2099 07:28:03 GMT", "Wednesday, 21-Oct-15 07:28:10 GMT", "Wed Oct 21 07:28:15 2099",
+                "Wed, 21 Oct 2015 07:28:00 GMT", "in a while",
+            ] {
                 try await withBackend { _, url in
                     let client = makeClient(url, pipeline: retrying)
                     _ = try await client.send(Self.statusEndpoint(code: 503, retryAfter: retryAfter))
@@ -172,9 +193,11 @@ extension BackstopClient {
             try await withBackend { backend, url in
                 let client = makeClient(url, transport, pipeline: Self.retrying())
                 let item = Item(id: 12, name: "Twelve")
-                var endpoint = Endpoint<Echo<Item>, StudyGroupCode>(.post, "scenarios/http-503/b/echo", query: [
-                    URLQueryItem(name: "failures", value: "2"),
-                ], body: item)
+                var endpoint = Endpoint<Echo<Item>, StudyGroupCode>(
+                    .post, "scenarios/http-503/b/echo",
+                    query: [
+                        URLQueryItem(name: "failures", value: "2")
+                    ], body: item)
                 endpoint.isIdempotent = true
                 let echo = try await client.send(endpoint)
                 #expect(echo.body == item)

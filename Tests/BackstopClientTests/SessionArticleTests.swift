@@ -54,10 +54,13 @@ extension BackstopClient.ArticleTests {
             )
             #expect(try await client.send(.item(1)) == .one)
 
-            let generated = UniversalClient(serverURL: baseURL, transport: TransportKind.urlSession.make(), middlewares: [
-                PipelineMiddleware(client.pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self,
-                                   unauthenticatedOperations: ["signIn", "refreshToken"]),
-            ])
+            let generated = UniversalClient(
+                serverURL: baseURL, transport: TransportKind.urlSession.make(),
+                middlewares: [
+                    PipelineMiddleware(
+                        client.pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self,
+                        unauthenticatedOperations: ["signIn", "refreshToken"])
+                ])
             let item = try await BackstopClient.GeneratedClientTests.getItem(generated, path: "/b/products/1")
             #expect(item.status == 200)
         }

@@ -21,9 +21,9 @@ extension BackstopClient {
         /// Whether the ThreadSanitizer runtime is linked into this test process.
         static let isThreadSanitized: Bool = {
             #if canImport(Darwin)
-            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
+                let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
             #else
-            let everywhere: UnsafeMutableRawPointer? = nil
+                let everywhere: UnsafeMutableRawPointer? = nil
             #endif
             return dlsym(everywhere, "__tsan_init") != nil
         }()
@@ -36,10 +36,13 @@ extension BackstopClient {
             _ body: (Session, TestMetrics) async throws -> Void
         ) async throws {
             let (handler, metrics) = (InMemoryLogHandler(), TestMetrics())
-            try await Session.run(transport, refresh: refresh, knowsExpiry: knowsExpiry, pipeline: {
-                $0.logging = RequestLogging(logger: Logger(label: "stress") { _ in handler })
-                $0.metrics = RequestMetrics(factory: metrics)
-            }) { try await body($0, metrics) }
+            try await Session.run(
+                transport, refresh: refresh, knowsExpiry: knowsExpiry,
+                pipeline: {
+                    $0.logging = RequestLogging(logger: Logger(label: "stress") { _ in handler })
+                    $0.metrics = RequestMetrics(factory: metrics)
+                }
+            ) { try await body($0, metrics) }
             let lines = handler.entries.map { "\($0.message) \($0.metadata)" }
             let counters = metrics.counters.map { "\($0.label) \($0.dimensions) \($0.values)" }
             let timers = metrics.timers.map { "\($0.label) \($0.dimensions)" }
@@ -70,8 +73,9 @@ extension BackstopClient {
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test("1,000 calls while the token expires mid-way: one refresh, every call answered once, no token in logs or metrics",
-              arguments: TransportKind.allCases)
+        @Test(
+            "1,000 calls while the token expires mid-way: one refresh, every call answered once, no token in logs or metrics",
+            arguments: TransportKind.allCases)
         func aThousandCallsShareOneRefresh(transport: TransportKind) async throws {
             try await Self.observed(transport, knowsExpiry: true) { session, metrics in
                 let start = ContinuousClock.now
@@ -87,8 +91,9 @@ extension BackstopClient {
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test("1,000 calls and a refresh that fails: one refresh; each call keeps its error or finds the session signed out",
-              arguments: TransportKind.allCases)
+        @Test(
+            "1,000 calls and a refresh that fails: one refresh; each call keeps its error or finds the session signed out",
+            arguments: TransportKind.allCases)
         func aThousandCallsShareOneFailedRefresh(transport: TransportKind) async throws {
             try await Self.observed(transport, refresh: .fails) { session, metrics in
                 await session.expireToken()

@@ -43,8 +43,9 @@ struct BadBackendAuthenticator: Authenticator {
     }
 
     func refresh(_ credential: BackendCredential) async throws -> BackendCredential {
-        let refresh = Endpoint<Tokens, NoModuleCodes>(.post, "b/auth/refresh", body: ["refreshToken": credential.refresh],
-                                                      requiresAuthentication: false)
+        let refresh = Endpoint<Tokens, NoModuleCodes>(
+            .post, "b/auth/refresh", body: ["refreshToken": credential.refresh],
+            requiresAuthentication: false)
         return BackendCredential(try await refresher.send(refresh), clock: clock)
     }
 
@@ -75,18 +76,21 @@ struct Session: Sendable {
         _ body: (Session) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        let configuration = BadBackend.Configuration(accessTokenLifetime: lifetime, expiredToken: expiredToken, refresh: refresh,
-                                                     slowAnswerDelay: .seconds(120))
+        let configuration = BadBackend.Configuration(
+            accessTokenLifetime: lifetime, expiredToken: expiredToken, refresh: refresh,
+            slowAnswerDelay: .seconds(120))
         try await withBackend(configuration, clock: clock) { backend, baseURL in
             let refresher = makeClient(baseURL, transport)
             let credential = try await refresher.signIn(clock)
             let auth = AuthSession(
                 authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: knowsExpiry),
                 credential: credential, limit: limit, clock: clock)
-            let client = makeClient(baseURL, transport, pipeline: quietPipeline {
-                $0.authentication = .session(auth)
-                configure(&$0)
-            })
+            let client = makeClient(
+                baseURL, transport,
+                pipeline: quietPipeline {
+                    $0.authentication = .session(auth)
+                    configure(&$0)
+                })
             try await body(Session(backend: backend, clock: clock, auth: auth, client: client))
         }
     }

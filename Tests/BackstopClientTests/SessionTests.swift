@@ -12,8 +12,9 @@ extension BackstopClient {
         static let both = TransportKind.allCases
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test("an expired token, as a code in a 200 or with a 401, is refreshed once and the request replayed with the new one",
-              arguments: both, ExpiredTokenAnswer.allCases)
+        @Test(
+            "an expired token, as a code in a 200 or with a 401, is refreshed once and the request replayed with the new one",
+            arguments: both, ExpiredTokenAnswer.allCases)
         func expiredTokenIsRefreshedAndReplayed(transport: TransportKind, answer: ExpiredTokenAnswer) async throws {
             try await Session.run(transport, expiredToken: answer) { session in
                 await session.expireToken()
@@ -29,7 +30,10 @@ extension BackstopClient {
         func bare401IsReplayedOnce(transport: TransportKind) async throws {
             try await Session.run(transport) { session in
                 let error = await session.account("scenarios/http-401/b/account").failure
-                guard case .http(let failure)? = error else { Issue.record("got \(String(describing: error))"); return }
+                guard case .http(let failure)? = error else {
+                    Issue.record("got \(String(describing: error))")
+                    return
+                }
                 #expect(failure.status == .unauthorized)
                 #expect(await session.credentials(for: "/scenarios/http-401/b/account") == ["access-1", "access-2"])
                 #expect(await session.refreshes() == 1)
@@ -172,7 +176,9 @@ extension BackstopClient {
             let general = GeneralCodeEvents(roles: [.maintenance, .rateLimited])
             try await Session.run(transport, pipeline: { $0.generalCodes = general }) { session in
                 let errors = await withTaskGroup(of: SessionError?.self) { group in
-                    for _ in 0..<20 { group.addTask { await session.account("scenarios/maintenance/b/account", query: ["status": "503"]).failure } }
+                    for _ in 0..<20 {
+                        group.addTask { await session.account("scenarios/maintenance/b/account", query: ["status": "503"]).failure }
+                    }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
                 #expect(errors.count == 20)

@@ -30,7 +30,12 @@ extension BackstopClient {
             _ url: URL, _ transport: TransportKind, timeout: Duration?
         ) async -> [TransportFailure.Reason?] {
             let (sent, sending) = AsyncStream<Void>.makeStream()
-            let client = makeClient(url, transport, pipeline: quietPipeline { $0.middlewares = [Handoff(sending)]; $0.timeout = timeout })
+            let client = makeClient(
+                url, transport,
+                pipeline: quietPipeline {
+                    $0.middlewares = [Handoff(sending)]
+                    $0.timeout = timeout
+                })
             let endpoint = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
             return await withTaskGroup(of: TransportFailure.Reason?.self) { group in
                 for _ in 0..<1_000 {
@@ -55,7 +60,13 @@ extension BackstopClient {
         func aFailingBackendGetsNoMoreRetriesThanTheBudget(transport: TransportKind) async throws {
             try await withBackend { backend, url in
                 let budget = RetryBudget()
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.retry = .default; $0.retryBudget = budget; $0.clock = ImmediateClock() })
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.retry = .default
+                        $0.retryBudget = budget
+                        $0.clock = ImmediateClock()
+                    })
                 let endpoint = RetryTests.statusEndpoint(code: 503, failures: .max)
                 let layers = await withTaskGroup(of: StudyGroupError.Layer?.self) { group in
                     for _ in 0..<1_000 {

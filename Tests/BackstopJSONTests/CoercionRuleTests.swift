@@ -17,8 +17,10 @@ import Testing
     }
 
     private static func byPolicy<Value: Codable & Equatable>(_ type: Value.Type, _ text: String) -> Outcome<Value> {
-        guard let report = try? ResilientJSONDecoder(policy: .lenient)
-            .decodeWithReport(Box<Value>.self, from: Data(#"{"value":\#(text)}"#.utf8)) else { return Outcome() }
+        guard
+            let report = try? ResilientJSONDecoder(policy: .lenient)
+                .decodeWithReport(Box<Value>.self, from: Data(#"{"value":\#(text)}"#.utf8))
+        else { return Outcome() }
         return Outcome(value: report.value.value, found: report.repairs.first?.found)
     }
 
@@ -45,7 +47,9 @@ import Testing
         let policy = byPolicy(type, text)
         #expect(byWrapper(type, text, foundation: false) == policy, "\(Value.self) from \(text)", sourceLocation: sourceLocation)
         if foundation {
-            #expect(byWrapper(type, text, foundation: true) == policy, "\(Value.self) from \(text) with JSONDecoder", sourceLocation: sourceLocation)
+            #expect(
+                byWrapper(type, text, foundation: true) == policy, "\(Value.self) from \(text) with JSONDecoder",
+                sourceLocation: sourceLocation)
         }
     }
 

@@ -20,8 +20,10 @@ import Testing
             + Data(#""},{"id":3,"text":"bye"}]}"#.utf8)
     }
 
-    static func repair(_ excerpt: String, _ action: Repair.Action, reason: String? = nil, kind: JSONKind = .string,
-                       path: String = "$.messages[1].text", expected: String = "String") -> Repair {
+    static func repair(
+        _ excerpt: String, _ action: Repair.Action, reason: String? = nil, kind: JSONKind = .string,
+        path: String = "$.messages[1].text", expected: String = "String"
+    ) -> Repair {
         Repair(path: path, expected: expected, found: .init(kind: kind, excerpt: excerpt), action: action, reason: reason)
     }
 
@@ -38,21 +40,30 @@ import Testing
     @Test func unpairedSurrogateBecomesReplacementCharacter() throws {
         let result = try Self.decode(Inbox.self, Self.inbox(text: Array(#"cut \ud83d"#.utf8)))
         #expect(result.value.messages.map(\.text) == ["hi", "cut \u{FFFD}", "bye"])
-        #expect(result.repairs == [Self.repair(#"\ud83d"#, .replacedInvalidUnicode, reason: "1 ill-formed Unicode part replaced with U+FFFD")])
+        #expect(
+            result.repairs == [Self.repair(#"\ud83d"#, .replacedInvalidUnicode, reason: "1 ill-formed Unicode part replaced with U+FFFD")])
     }
 
     @Test func latin1ByteBecomesReplacementCharacter() throws {
         let result = try Self.decode(Inbox.self, Self.inbox(text: Array("caf".utf8) + [0xE9, 0x20, 0xFF]))
         #expect(result.value.messages.map(\.text) == ["hi", "caf\u{FFFD} \u{FFFD}", "bye"])
-        #expect(result.repairs == [Self.repair(#"\xE9"#, .replacedInvalidUnicode,
-                                               reason: "2 ill-formed Unicode parts replaced with U+FFFD; found shows the first")])
+        #expect(
+            result.repairs == [
+                Self.repair(
+                    #"\xE9"#, .replacedInvalidUnicode,
+                    reason: "2 ill-formed Unicode parts replaced with U+FFFD; found shows the first")
+            ])
     }
 
     @Test func rawControlCharactersAreKept() throws {
         let result = try Self.decode(Inbox.self, Self.inbox(text: Array("a\tb\nc".utf8)))
         #expect(result.value.messages.map(\.text) == ["hi", "a\tb\nc", "bye"])
-        #expect(result.repairs == [Self.repair(#"\u0009"#, .acceptedControlCharacter,
-                                               reason: "2 raw control characters kept; found shows the first")])
+        #expect(
+            result.repairs == [
+                Self.repair(
+                    #"\u0009"#, .acceptedControlCharacter,
+                    reason: "2 raw control characters kept; found shows the first")
+            ])
     }
 
     struct Reading: Decodable, Equatable {
@@ -66,11 +77,12 @@ import Testing
         #expect(result.value[0].value.isNaN)
         #expect(result.value[1].value == .infinity)
         #expect(result.value[2].value == -.infinity)
-        #expect(result.repairs == [
-            Self.repair("NaN", .acceptedNonFiniteNumber, kind: .number, path: "$[0].value", expected: "Double"),
-            Self.repair("Infinity", .acceptedNonFiniteNumber, kind: .number, path: "$[1].value", expected: "Double"),
-            Self.repair("-Infinity", .acceptedNonFiniteNumber, kind: .number, path: "$[2].value", expected: "Double"),
-        ])
+        #expect(
+            result.repairs == [
+                Self.repair("NaN", .acceptedNonFiniteNumber, kind: .number, path: "$[0].value", expected: "Double"),
+                Self.repair("Infinity", .acceptedNonFiniteNumber, kind: .number, path: "$[1].value", expected: "Double"),
+                Self.repair("-Infinity", .acceptedNonFiniteNumber, kind: .number, path: "$[2].value", expected: "Double"),
+            ])
     }
 
     // MARK: Each option off, and strict
@@ -133,11 +145,11 @@ import Testing
     }
 
     #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-    @Test func nonFiniteLiteralsDecodeIntoFloat16() throws {
-        let result = try Self.decode([Float16].self, "[NaN,-Infinity]")
-        #expect(result.value.count == 2 && result.value[0].isNaN && result.value[1] == -.infinity)
-        #expect(result.repairs.map(\.action) == [.acceptedNonFiniteNumber, .acceptedNonFiniteNumber])
-    }
+        @Test func nonFiniteLiteralsDecodeIntoFloat16() throws {
+            let result = try Self.decode([Float16].self, "[NaN,-Infinity]")
+            #expect(result.value.count == 2 && result.value[0].isNaN && result.value[1] == -.infinity)
+            #expect(result.repairs.map(\.action) == [.acceptedNonFiniteNumber, .acceptedNonFiniteNumber])
+        }
     #endif
 
     struct Others: Decodable {
@@ -168,7 +180,10 @@ import Testing
     /// not equal to itself, and Foundation's encoder refuses it by default.)
     @Test func nonFiniteLiteralsInJSONValue() throws {
         let result = try Self.decode(JSONValue.self, #"{"a":[NaN,-Infinity,1]}"#)
-        guard case .double(let nan) = result.value["a"]?[0] else { Issue.record("expected a double"); return }
+        guard case .double(let nan) = result.value["a"]?[0] else {
+            Issue.record("expected a double")
+            return
+        }
         #expect(nan.isNaN)
         #expect(result.value["a"]?[1] == .double(-.infinity))
         #expect(result.value["a"]?[2] == .integer(1))
@@ -184,13 +199,13 @@ import Testing
     // MARK: UTF-8 edge cases
 
     static let invalidUTF8: [(bytes: [UInt8], text: String, found: String, count: Int)] = [
-        ([0x61, 0xE2, 0x82], "a\u{FFFD}", #"\xE2\x82"#, 1),          // truncated at the string's end
-        ([0xC0, 0xAF], "\u{FFFD}\u{FFFD}", #"\xC0"#, 2),              // overlong '/'
-        ([0xE0, 0x80, 0xAF], "\u{FFFD}\u{FFFD}\u{FFFD}", #"\xE0"#, 3), // overlong, three bytes
-        ([0xED, 0xA0, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}", #"\xED"#, 3), // a surrogate encoded in UTF-8
-        ([0xF4, 0x90, 0x80, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}", #"\xF4"#, 4), // above U+10FFFF
-        ([0xF0, 0x9F, 0x98], "\u{FFFD}", #"\xF0\x9F\x98"#, 1),        // an emoji cut short
-        ([0x80, 0x41], "\u{FFFD}A", #"\x80"#, 1),                     // a lone continuation byte
+        ([0x61, 0xE2, 0x82], "a\u{FFFD}", #"\xE2\x82"#, 1),  // truncated at the string's end
+        ([0xC0, 0xAF], "\u{FFFD}\u{FFFD}", #"\xC0"#, 2),  // overlong '/'
+        ([0xE0, 0x80, 0xAF], "\u{FFFD}\u{FFFD}\u{FFFD}", #"\xE0"#, 3),  // overlong, three bytes
+        ([0xED, 0xA0, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}", #"\xED"#, 3),  // a surrogate encoded in UTF-8
+        ([0xF4, 0x90, 0x80, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}", #"\xF4"#, 4),  // above U+10FFFF
+        ([0xF0, 0x9F, 0x98], "\u{FFFD}", #"\xF0\x9F\x98"#, 1),  // an emoji cut short
+        ([0x80, 0x41], "\u{FFFD}A", #"\x80"#, 1),  // a lone continuation byte
     ]
 
     @Test(arguments: invalidUTF8.indices)
@@ -261,10 +276,12 @@ import Testing
     @Test func stringWithBothKindsOfDirtGetsOneRepairEach() throws {
         let result = try Self.decode(Inbox.self, Self.inbox(text: [0x09] + Array(#"\ud83d"#.utf8) + [0xFF, 0x1F]))
         #expect(result.value.messages[1].text == "\t\u{FFFD}\u{FFFD}\u{1F}")
-        #expect(result.repairs == [
-            Self.repair(#"\u0009"#, .acceptedControlCharacter, reason: "2 raw control characters kept; found shows the first"),
-            Self.repair(#"\ud83d"#, .replacedInvalidUnicode, reason: "2 ill-formed Unicode parts replaced with U+FFFD; found shows the first"),
-        ])
+        #expect(
+            result.repairs == [
+                Self.repair(#"\u0009"#, .acceptedControlCharacter, reason: "2 raw control characters kept; found shows the first"),
+                Self.repair(
+                    #"\ud83d"#, .replacedInvalidUnicode, reason: "2 ill-formed Unicode parts replaced with U+FFFD; found shows the first"),
+            ])
     }
 
     struct Note: Decodable, Equatable {
@@ -300,8 +317,12 @@ import Testing
         let data = Data(#"{"list":["ok","a"#.utf8) + Data([0x0A]) + Data(#""]}"#.utf8)
         let result = try Self.decode(JSONValue.self, data)
         #expect(result.value == ["list": ["ok", "a\n"]])
-        #expect(result.repairs == [Self.repair(#"\u000A"#, .acceptedControlCharacter, reason: "1 raw control character kept",
-                                               path: "$.list[1]")])
+        #expect(
+            result.repairs == [
+                Self.repair(
+                    #"\u000A"#, .acceptedControlCharacter, reason: "1 raw control character kept",
+                    path: "$.list[1]")
+            ])
     }
 
     /// UTF-16 documents are transcoded before parsing, so the same rules apply to them.

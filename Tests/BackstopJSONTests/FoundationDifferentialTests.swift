@@ -109,12 +109,17 @@ import Testing
     ) where F.RawSignificand: FixedWidthInteger {
         // Bit patterns, because == calls 0 and -0 equal and a wrong last bit is still "close".
         func bits(_ body: () throws -> F) -> Outcome<String> {
-            Outcome { let value = try body(); return "\(value) \(value.sign) \(value.exponentBitPattern) \(value.significandBitPattern)" }
+            Outcome {
+                let value = try body()
+                return "\(value) \(value.sign) \(value.exponentBitPattern) \(value.significandBitPattern)"
+            }
         }
         let data = Data("[\(text)]".utf8)
         let expected = bits { try decoders.foundation.decode([F].self, from: data)[0] }
         let actual = bits { try decoders.ours.decode([F].self, from: data)[0] }
-        #expect(actual == expected, "\(text) as \(F.self): Foundation \(expected), ResilientJSONDecoder \(actual)", sourceLocation: sourceLocation)
+        #expect(
+            actual == expected, "\(text) as \(F.self): Foundation \(expected), ResilientJSONDecoder \(actual)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func doublesAndFloatsRoundLikeFoundation() {
@@ -171,7 +176,9 @@ import Testing
                 if text.hasSuffix(".") || text.contains("-.") { text.removeAll { $0 == "." } }
             }
         }
-        let exponent = [Int.random(in: -30...30, using: &rng), Int.random(in: -360...330, using: &rng), Int.random(in: -60...50, using: &rng)]
+        let exponent = [
+            Int.random(in: -30...30, using: &rng), Int.random(in: -360...330, using: &rng), Int.random(in: -60...50, using: &rng),
+        ]
         return text + "e\(exponent[Int.random(in: 0...2, using: &rng)])"
     }.array(of: 50)
 
@@ -207,7 +214,8 @@ import Testing
 
     @Test func nonConformingFloatsConvertFromStrings() {
         let decoders = Decoders { foundation, ours in
-            foundation.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
+            foundation.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
             ours.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "+Inf", negativeInfinity: "-Inf", nan: "NaN")
         }
         for text in [#""+Inf""#, #""-Inf""#, #""NaN""#, #""nan""#, #""inf""#, #""1.5""#, "1.5", #""\u002BInf""#, "null"] {
@@ -271,12 +279,18 @@ enum Halfway {
         var power = e - 1
         var decimalExponent = 0
         if power >= 0 {
-            while power >= 29 { multiply(by: 1 << 29); power -= 29 }
+            while power >= 29 {
+                multiply(by: 1 << 29)
+                power -= 29
+            }
             multiply(by: 1 << UInt64(power))
         } else {
             decimalExponent = power
             var k = -power
-            while k >= 13 { multiply(by: 1_220_703_125); k -= 13 }
+            while k >= 13 {
+                multiply(by: 1_220_703_125)
+                k -= 13
+            }
             var rest: UInt64 = 1
             for _ in 0..<k { rest *= 5 }
             multiply(by: rest)
@@ -290,7 +304,10 @@ enum Halfway {
         // digits is odd (2m + 1 times a power of five), so its last digit is never 0.
         var below = Array(digits.utf8)
         var i = below.count - 1
-        while below[i] == UInt8(ascii: "0") { below[i] = UInt8(ascii: "9"); i -= 1 }
+        while below[i] == UInt8(ascii: "0") {
+            below[i] = UInt8(ascii: "9")
+            i -= 1
+        }
         below[i] -= 1
         let belowText = String(decoding: below, as: UTF8.self)
         return [
@@ -305,16 +322,21 @@ enum Halfway {
 
 extension FoundationDifferentialTests {
     @Test func urls() {
-        for text in [#""https://swift.org/path?q=1#frag""#, #""""#, #""not a url""#, #""http://[::1""#, #""/relative""#,
-                     #""https:\/\/escaped.example""#, #""%%""#, "1", "null", "[]"] {
+        for text in [
+            #""https://swift.org/path?q=1#frag""#, #""""#, #""not a url""#, #""http://[::1""#, #""/relative""#,
+            #""https:\/\/escaped.example""#, #""%%""#, "1", "null", "[]",
+        ] {
             both.expectSameEverywhere(URL.self, text)
         }
     }
 
-    static let dateTexts = ["0", "-1.5", "1000", "1700000000.123", "1e12", #""2024-02-29T12:34:56Z""#, #""2024-02-29T12:34:56+02:00""#,
-                            #""2024-02-29""#, #""not a date""#, #""2024-02-29T12:34:56.789Z""#, "null", "true", "[1]", #"{"a":1}"#]
+    static let dateTexts = [
+        "0", "-1.5", "1000", "1700000000.123", "1e12", #""2024-02-29T12:34:56Z""#, #""2024-02-29T12:34:56+02:00""#,
+        #""2024-02-29""#, #""not a date""#, #""2024-02-29T12:34:56.789Z""#, "null", "true", "[1]", #"{"a":1}"#,
+    ]
 
-    private func dateDecoders(_ foundation: JSONDecoder.DateDecodingStrategy, _ ours: ResilientJSONDecoder.DateDecodingStrategy) -> Decoders {
+    private func dateDecoders(_ foundation: JSONDecoder.DateDecodingStrategy, _ ours: ResilientJSONDecoder.DateDecodingStrategy) -> Decoders
+    {
         Decoders { f, o in
             f.dateDecodingStrategy = foundation
             o.dateDecodingStrategy = ours
@@ -351,8 +373,9 @@ extension FoundationDifferentialTests {
         var ours = ResilientJSONDecoder(policy: .strict)
         ours.dateDecodingStrategy = .formatted(formatter)
         #expect(try ours.decode(Box<Date>.self, from: Data(#"{"value":"2024-02-29"}"#.utf8)).value == formatter.date(from: "2024-02-29"))
-        #expect(ErrorShape(Result { try ours.decode(Box<Date>.self, from: Data(#"{"value":"29/02/2024"}"#.utf8)) }.error)
-            == ErrorShape(DecodingError.dataCorrupted(.init(codingPath: [AnyKey("value")], debugDescription: ""))))
+        #expect(
+            ErrorShape(Result { try ours.decode(Box<Date>.self, from: Data(#"{"value":"29/02/2024"}"#.utf8)) }.error)
+                == ErrorShape(DecodingError.dataCorrupted(.init(codingPath: [AnyKey("value")], debugDescription: ""))))
     }
 
     @Test func customDateStrategyThatThrowsLeavesDecoderUsable() {
@@ -363,14 +386,29 @@ extension FoundationDifferentialTests {
     }
 
     @Test func dataWithEveryStrategy() {
-        let texts = [#""3q2+7w==""#, #""""#, #""3q2+7w""#, #""!!!!""#, #""3q2+\/w==""#, #""aGVsbG8=""#, "[222,173,190,239]", "[256]", "[-1]", "[]", "12", "null", #"{"a":1}"#]
+        let texts = [
+            #""3q2+7w==""#, #""""#, #""3q2+7w""#, #""!!!!""#, #""3q2+\/w==""#, #""aGVsbG8=""#, "[222,173,190,239]", "[256]", "[-1]", "[]",
+            "12", "null", #"{"a":1}"#,
+        ]
         let custom: @Sendable (any Decoder) throws -> Data = { decoder in
             Data(try decoder.singleValueContainer().decode(String.self).utf8.reversed())
         }
         let strategies: [(String, Decoders)] = [
             ("base64", Decoders()),
-            ("deferredToData", Decoders { f, o in f.dataDecodingStrategy = .deferredToData; o.dataDecodingStrategy = .deferredToData }),
-            ("custom", Decoders { f, o in f.dataDecodingStrategy = .custom(custom); o.dataDecodingStrategy = .custom(custom) }),
+            (
+                "deferredToData",
+                Decoders { f, o in
+                    f.dataDecodingStrategy = .deferredToData
+                    o.dataDecodingStrategy = .deferredToData
+                }
+            ),
+            (
+                "custom",
+                Decoders { f, o in
+                    f.dataDecodingStrategy = .custom(custom)
+                    o.dataDecodingStrategy = .custom(custom)
+                }
+            ),
         ]
         for (name, decoders) in strategies {
             for text in texts {
@@ -407,22 +445,33 @@ extension FoundationDifferentialTests {
         }
     }
 
-    static let snakeKeys = ["_leading", "trailing_", "a__b", "ALL_CAPS", "already_camelCase", "", "one_two_three", "_", "__", "___",
-                            "a", "snake_Ünicode", "__private_value__", "1_2", "url_ID", "oneTwo", "a_b_c_", "_a_b", "getHTTP_response",
-                            "with space_here", "ǅ_ǆ", "ß_straße", "camel_Case", "_one__two_"]
+    static let snakeKeys = [
+        "_leading", "trailing_", "a__b", "ALL_CAPS", "already_camelCase", "", "one_two_three", "_", "__", "___",
+        "a", "snake_Ünicode", "__private_value__", "1_2", "url_ID", "oneTwo", "a_b_c_", "_a_b", "getHTTP_response",
+        "with space_here", "ǅ_ǆ", "ß_straße", "camel_Case", "_one__two_",
+    ]
 
     @Test func snakeCaseConversion() {
-        let snake = Decoders { f, o in f.keyDecodingStrategy = .convertFromSnakeCase; o.keyDecodingStrategy = .convertFromSnakeCase }
+        let snake = Decoders { f, o in
+            f.keyDecodingStrategy = .convertFromSnakeCase
+            o.keyDecodingStrategy = .convertFromSnakeCase
+        }
         let members = Self.snakeKeys.enumerated().map { #""\#($1)":"v\#($0)""# }.joined(separator: ",")
         snake.expectSame(KeyProbe.self, "{\(members)}")
         for key in Self.snakeKeys {
             snake.expectSame(KeyProbe.self, #"{"\#(key)":"x"}"#)
         }
-        struct User: Decodable, Equatable { var userId: Int; var displayName: String?; var isAdmin: Bool }
-        for json in [#"{"user_id":1,"display_name":"A","is_admin":true}"#, #"{"userId":1,"is_admin":false}"#,
-                     #"{"user_id":1,"user_id":2,"is_admin":true}"#, #"{"user_id":1,"userId":2,"is_admin":true}"#,
-                     #"{"USER_ID":1,"is_admin":true}"#, #"{"user__id":1,"is_admin":true}"#, #"{"_user_id":1,"is_admin":true}"#,
-                     #"{"user_id":"1","is_admin":true}"#, #"{"is_admin":true}"#] {
+        struct User: Decodable, Equatable {
+            var userId: Int
+            var displayName: String?
+            var isAdmin: Bool
+        }
+        for json in [
+            #"{"user_id":1,"display_name":"A","is_admin":true}"#, #"{"userId":1,"is_admin":false}"#,
+            #"{"user_id":1,"user_id":2,"is_admin":true}"#, #"{"user_id":1,"userId":2,"is_admin":true}"#,
+            #"{"USER_ID":1,"is_admin":true}"#, #"{"user__id":1,"is_admin":true}"#, #"{"_user_id":1,"is_admin":true}"#,
+            #"{"user_id":"1","is_admin":true}"#, #"{"is_admin":true}"#,
+        ] {
             snake.expectSame(User.self, json)
         }
     }
@@ -430,7 +479,10 @@ extension FoundationDifferentialTests {
     /// Dictionaries keep their keys as written whatever the strategy, while models nested in
     /// them still have theirs converted; the coding path names the key as written.
     @Test func snakeCaseLeavesDictionaryKeysAlone() {
-        let snake = Decoders { f, o in f.keyDecodingStrategy = .convertFromSnakeCase; o.keyDecodingStrategy = .convertFromSnakeCase }
+        let snake = Decoders { f, o in
+            f.keyDecodingStrategy = .convertFromSnakeCase
+            o.keyDecodingStrategy = .convertFromSnakeCase
+        }
         struct Inner: Codable, Equatable { var intValue: Int }
         snake.expectSame([String: String].self, #"{"leave_me_alone":"test"}"#)
         snake.expectSame([String: Int].self, #"{"leave_me_alone":"test"}"#)
@@ -453,9 +505,15 @@ extension FoundationDifferentialTests {
                 return AnyKey(last.count > 4 ? String(last.dropFirst(4)) : last)
             }
         }
-        let decoders = Decoders { f, o in f.keyDecodingStrategy = .custom(strategy(paths)); o.keyDecodingStrategy = .custom(strategy(paths2)) }
+        let decoders = Decoders { f, o in
+            f.keyDecodingStrategy = .custom(strategy(paths))
+            o.keyDecodingStrategy = .custom(strategy(paths2))
+        }
         struct Inner: Decodable, Equatable { var hello: String }
-        struct Outer: Decodable, Equatable { var inner: Inner; var list: [Inner] }
+        struct Outer: Decodable, Equatable {
+            var inner: Inner
+            var list: [Inner]
+        }
         decoders.expectSame(Outer.self, #"{"----inner":{"----hello":"a"},"----list":[{"----hello":"b"},{"xxxxhello":"c"}]}"#)
         decoders.expectSame(Outer.self, #"{"----inner":{"hello":"a"},"----list":[]}"#)
         decoders.expectSame(Outer.self, #"{"----inner":{"----hello":1},"----list":[]}"#)
@@ -463,7 +521,10 @@ extension FoundationDifferentialTests {
         #expect(paths2.values.sorted { $0.lexicographicallyPrecedes($1) } == paths.values.sorted { $0.lexicographicallyPrecedes($1) })
 
         // When two keys convert to the same one, the first in the document wins.
-        let collapse = Decoders { f, o in f.keyDecodingStrategy = .custom { _ in AnyKey("oneTwo") }; o.keyDecodingStrategy = .custom { _ in AnyKey("oneTwo") } }
+        let collapse = Decoders { f, o in
+            f.keyDecodingStrategy = .custom { _ in AnyKey("oneTwo") }
+            o.keyDecodingStrategy = .custom { _ in AnyKey("oneTwo") }
+        }
         collapse.expectSame(KeyProbe.self, #"{"unused key 1":"test1","unused key 2":"test2"}"#)
     }
 
@@ -487,12 +548,18 @@ extension FoundationDifferentialTests {
     }
 
     @Test func duplicateKeysFirstWins() {
-        struct Model: Decodable, Equatable { var a: Int; var b: String? }
-        for json in [#"{"a":1,"a":2}"#, #"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"a":1,"\u0061":2}"#, #"{"\u0061":1,"a":2}"#,
-                     #"{"b":"1","a":1,"b":"2","a":2}"#, #"{"a":null,"a":1}"#] {
+        struct Model: Decodable, Equatable {
+            var a: Int
+            var b: String?
+        }
+        for json in [
+            #"{"a":1,"a":2}"#, #"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"a":1,"\u0061":2}"#, #"{"\u0061":1,"a":2}"#,
+            #"{"b":"1","a":1,"b":"2","a":2}"#, #"{"a":null,"a":1}"#,
+        ] {
             both.expectSame(Model.self, json)
             both.expectSame([String: Int].self, json)
-            both.expectSame(KeyProbe.self, json.replacingOccurrences(of: ":1", with: #":"1""#).replacingOccurrences(of: ":2", with: #":"2""#))
+            both.expectSame(
+                KeyProbe.self, json.replacingOccurrences(of: ":1", with: #":"1""#).replacingOccurrences(of: ":2", with: #":"2""#))
         }
     }
 
@@ -501,9 +568,15 @@ extension FoundationDifferentialTests {
     /// (seconds for these sizes; `Benchmarks/` measures the growth); the answer must still be Foundation's, in both policies,
     /// as a struct, a `JSONValue`, a dictionary and through a keyed container.
     @Test func repeatedAndCollidingKeysAtScale() throws {
-        struct Model: Decodable, Equatable { var a: Int; var b: String?; var c: Bool? }
+        struct Model: Decodable, Equatable {
+            var a: Int
+            var b: String?
+            var c: Bool?
+        }
         let repeated = "{" + Array(repeating: #""a":1"#, count: 20_000).joined(separator: ",") + #","b":"x"}"#
-        let colliding = "{" + (0..<4_000).map { #""prefix00\#(String(format: "%06d", $0))suffix00":1"# }
+        let colliding =
+            "{"
+            + (0..<4_000).map { #""prefix00\#(String(format: "%06d", $0))suffix00":1"# }
             .joined(separator: ",") + #","a":2}"#
         for json in [repeated, colliding] {
             both.expectSame(Model.self, json)
@@ -511,21 +584,37 @@ extension FoundationDifferentialTests {
             let lenient = ResilientJSONDecoder(policy: .lenient)
             #expect(try lenient.decode(Model.self, from: Data(json.utf8)) == both.foundation.decode(Model.self, from: Data(json.utf8)))
             let value = try lenient.decode(JSONValue.self, from: Data(json.utf8))
-            guard case .object(let members) = value else { Issue.record("not an object"); continue }
+            guard case .object(let members) = value else {
+                Issue.record("not an object")
+                continue
+            }
             #expect(members["a"] == .integer(json == repeated ? 1 : 2))
             #expect(members.count == (json == repeated ? 2 : 4_001))
             let numbersOnly = json.replacingOccurrences(of: #""x""#, with: "2")
             both.expectSame(IntKeyProbe.self, numbersOnly)
-            #expect(try lenient.decode(IntKeyProbe.self, from: Data(numbersOnly.utf8)) == both.foundation.decode(IntKeyProbe.self, from: Data(numbersOnly.utf8)))
+            #expect(
+                try lenient.decode(IntKeyProbe.self, from: Data(numbersOnly.utf8))
+                    == both.foundation.decode(IntKeyProbe.self, from: Data(numbersOnly.utf8)))
         }
     }
 
     // MARK: Structure
 
     @Test func missingNullAndWrongTypesAtDepth() {
-        struct Leaf: Codable, Equatable { var id: Int; var name: String; var tags: [String] }
-        struct Branch: Codable, Equatable { var leaves: [Leaf]; var index: [String: Leaf]; var first: Leaf? }
-        struct Tree: Codable, Equatable { var branches: [Branch]; var root: Branch }
+        struct Leaf: Codable, Equatable {
+            var id: Int
+            var name: String
+            var tags: [String]
+        }
+        struct Branch: Codable, Equatable {
+            var leaves: [Leaf]
+            var index: [String: Leaf]
+            var first: Leaf?
+        }
+        struct Tree: Codable, Equatable {
+            var branches: [Branch]
+            var root: Branch
+        }
         let leaf = #"{"id":1,"name":"a","tags":["x"]}"#
         let branch = #"{"leaves":[\#(leaf),\#(leaf)],"index":{"k":\#(leaf)},"first":\#(leaf)}"#
         let good = #"{"branches":[\#(branch),\#(branch)],"root":\#(branch)}"#
@@ -558,10 +647,18 @@ extension FoundationDifferentialTests {
     }
 
     @Test func optionals() {
-        struct Model: Decodable, Equatable { var int: Int?; var string: String?; var nested: [Int?]?; var date: Date?; var url: URL? }
-        for json in [#"{}"#, #"{"int":null,"string":null,"nested":null,"date":null,"url":null}"#, #"{"nested":[1,null,3]}"#,
-                     #"{"int":"1"}"#, #"{"string":1}"#, #"{"nested":[1,"2"]}"#, #"{"date":"x"}"#, #"{"url":1}"#, #"{"int":1.5}"#,
-                     #"{"int":300000000000000000000}"#, #"{"nested":{}}"#] {
+        struct Model: Decodable, Equatable {
+            var int: Int?
+            var string: String?
+            var nested: [Int?]?
+            var date: Date?
+            var url: URL?
+        }
+        for json in [
+            #"{}"#, #"{"int":null,"string":null,"nested":null,"date":null,"url":null}"#, #"{"nested":[1,null,3]}"#,
+            #"{"int":"1"}"#, #"{"string":1}"#, #"{"nested":[1,"2"]}"#, #"{"date":"x"}"#, #"{"url":1}"#, #"{"int":1.5}"#,
+            #"{"int":300000000000000000000}"#, #"{"nested":{}}"#,
+        ] {
             both.expectSame(Model.self, json)
         }
         both.expectSame(Int?.self, "null")
@@ -587,19 +684,33 @@ extension FoundationDifferentialTests {
     }
 
     @Test func enumsWithRawValues() {
-        enum Fruit: String, Codable { case apple, pear = "PEAR" }
-        enum Level: Int, Codable { case low = 1, high = 10 }
-        struct Model: Codable, Equatable { var fruit: Fruit; var level: Level; var more: [Fruit]? }
-        for json in [#"{"fruit":"apple","level":1}"#, #"{"fruit":"PEAR","level":10,"more":["apple"]}"#, #"{"fruit":"pear","level":1}"#,
-                     #"{"fruit":"apple","level":2}"#, #"{"fruit":1,"level":1}"#, #"{"fruit":"apple","level":"1"}"#,
-                     #"{"fruit":"apple","level":1,"more":["apple","kiwi"]}"#, #"{"fruit":null,"level":1}"#, #"{"level":1.0,"fruit":"apple"}"#] {
+        enum Fruit: String, Codable {
+            case apple
+            case pear = "PEAR"
+        }
+        enum Level: Int, Codable {
+            case low = 1
+            case high = 10
+        }
+        struct Model: Codable, Equatable {
+            var fruit: Fruit
+            var level: Level
+            var more: [Fruit]?
+        }
+        for json in [
+            #"{"fruit":"apple","level":1}"#, #"{"fruit":"PEAR","level":10,"more":["apple"]}"#, #"{"fruit":"pear","level":1}"#,
+            #"{"fruit":"apple","level":2}"#, #"{"fruit":1,"level":1}"#, #"{"fruit":"apple","level":"1"}"#,
+            #"{"fruit":"apple","level":1,"more":["apple","kiwi"]}"#, #"{"fruit":null,"level":1}"#, #"{"level":1.0,"fruit":"apple"}"#,
+        ] {
             both.expectSame(Model.self, json)
         }
     }
 
     @Test func dictionariesWithStringAndIntKeys() {
-        for json in [#"{"1":"a","2":"b"}"#, #"{"-1":"a"}"#, #"{"x":"a"}"#, #"{"1":1}"#, #"{"01":"a"}"#, #"{"1":"a","1":"b"}"#, "{}", "[]",
-                     #"{"9999999999999999999999":"a"}"#, #"{" 1":"a"}"#] {
+        for json in [
+            #"{"1":"a","2":"b"}"#, #"{"-1":"a"}"#, #"{"x":"a"}"#, #"{"1":1}"#, #"{"01":"a"}"#, #"{"1":"a","1":"b"}"#, "{}", "[]",
+            #"{"9999999999999999999999":"a"}"#, #"{" 1":"a"}"#,
+        ] {
             both.expectSame([Int: String].self, json)
             both.expectSame([String: String].self, json)
             both.expectSame(Box<[Int: String]>.self, #"{"value":\#(json)}"#)
@@ -614,7 +725,9 @@ extension FoundationDifferentialTests {
         enum Mid: String, CodingKey { case one, two }
 
         init(from decoder: any Decoder) throws {
-            func note(_ label: String, _ path: [any CodingKey]) { paths.append(label + ":" + path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/")) }
+            func note(_ label: String, _ path: [any CodingKey]) {
+                paths.append(label + ":" + path.map { "\($0.stringValue)#\($0.intValue.map(String.init) ?? "-")" }.joined(separator: "/"))
+            }
             func attempt(_ label: String, _ body: () throws -> Void) {
                 do { try body() } catch { paths.append("\(label) threw \(ErrorShape(error))") }
             }
@@ -660,14 +773,19 @@ extension FoundationDifferentialTests {
         }
     }
 
-    struct Item: Decodable, Equatable, CustomStringConvertible { var id: Int; var description: String { "Item(\(id))" } }
+    struct Item: Decodable, Equatable, CustomStringConvertible {
+        var id: Int
+        var description: String { "Item(\(id))" }
+    }
 
     @Test func nestedContainerPathsAndErrors() {
-        for json in [#"{"a":{"one":{"two":1},"two":[{},[],{}]},"b":[1,[]],"c":null}"#,
-                     #"{"a":{"one":{"two":"x"},"two":[1,2,3]},"b":[null,{}],"c":3}"#,
-                     #"{"a":{"one":null,"two":null},"b":["s"],"c":[]}"#,
-                     #"{"a":{"one":[],"two":{}},"b":[],"c":{}}"#,
-                     #"{"a":{"one":{},"two":[]},"b":[null,null,{}],"c":1}"#] {
+        for json in [
+            #"{"a":{"one":{"two":1},"two":[{},[],{}]},"b":[1,[]],"c":null}"#,
+            #"{"a":{"one":{"two":"x"},"two":[1,2,3]},"b":[null,{}],"c":3}"#,
+            #"{"a":{"one":null,"two":null},"b":["s"],"c":[]}"#,
+            #"{"a":{"one":[],"two":{}},"b":[],"c":{}}"#,
+            #"{"a":{"one":{},"two":[]},"b":[null,null,{}],"c":1}"#,
+        ] {
             both.expectSame(PathProbe.self, json)
         }
     }
@@ -759,8 +877,15 @@ extension FoundationDifferentialTests {
                 value = try decoder.singleValueContainer().decode(Int.self) * factor
             }
         }
-        struct Model: Decodable, Equatable { var top: Scaled; var list: [Scaled]; var map: [String: Scaled] }
-        let decoders = Decoders { f, o in f.userInfo[key] = 3; o.userInfo[key] = 3 }
+        struct Model: Decodable, Equatable {
+            var top: Scaled
+            var list: [Scaled]
+            var map: [String: Scaled]
+        }
+        let decoders = Decoders { f, o in
+            f.userInfo[key] = 3
+            o.userInfo[key] = 3
+        }
         let value = decoders.expectSame(Model.self, #"{"top":1,"list":[2],"map":{"k":4}}"#)
         #expect(value == .value(Model(top: Scaled(3), list: [Scaled(6)], map: ["k": Scaled(12)])))
     }
@@ -768,8 +893,15 @@ extension FoundationDifferentialTests {
     // MARK: Property-based models
 
     struct RandomModel: Codable, Equatable {
-        enum Mode: String, Codable, CaseIterable { case alpha, beta, gamma = "Gamma Ray" }
-        enum Level: Int, Codable, CaseIterable { case low = -1, mid = 0, high = 99 }
+        enum Mode: String, Codable, CaseIterable {
+            case alpha, beta
+            case gamma = "Gamma Ray"
+        }
+        enum Level: Int, Codable, CaseIterable {
+            case low = -1
+            case mid = 0
+            case high = 99
+        }
         struct Child: Codable, Equatable {
             var label: String
             var values: [Double?]
@@ -801,8 +933,11 @@ extension FoundationDifferentialTests {
     }
 
     static func randomString(_ rng: inout some RandomNumberGenerator) -> String {
-        let pool: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "ß", "€", "中", "😀", "\u{301}", "\u{FEFF}", "\u{2028}"]
-        return String(String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &rng)).map { _ in pool.randomElement(using: &rng) ?? "a" }))
+        let pool: [Unicode.Scalar] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "ß", "€", "中", "😀", "\u{301}", "\u{FEFF}", "\u{2028}",
+        ]
+        return String(
+            String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &rng)).map { _ in pool.randomElement(using: &rng) ?? "a" }))
     }
 
     static func randomDouble(_ rng: inout some RandomNumberGenerator) -> Double {
@@ -819,8 +954,11 @@ extension FoundationDifferentialTests {
         RandomModel.Child(
             label: randomString(&rng),
             values: (0..<Int.random(in: 0...4, using: &rng)).map { _ in Bool.random(using: &rng) ? randomDouble(&rng) : nil },
-            flags: Dictionary((0..<Int.random(in: 0...3, using: &rng)).map { _ in (randomString(&rng), Bool.random(using: &rng)) }, uniquingKeysWith: { a, _ in a }),
-            grandchildren: depth > 2 || Bool.random(using: &rng) ? nil : (0..<Int.random(in: 0...2, using: &rng)).map { _ in randomChild(&rng, depth: depth + 1) })
+            flags: Dictionary(
+                (0..<Int.random(in: 0...3, using: &rng)).map { _ in (randomString(&rng), Bool.random(using: &rng)) },
+                uniquingKeysWith: { a, _ in a }),
+            grandchildren: depth > 2 || Bool.random(using: &rng)
+                ? nil : (0..<Int.random(in: 0...2, using: &rng)).map { _ in randomChild(&rng, depth: depth + 1) })
     }
 
     static let randomModels = Generator<RandomModel, Shrink.None<RandomModel>> { rng in
@@ -828,15 +966,20 @@ extension FoundationDifferentialTests {
             id: Int.random(in: .min ... .max, using: &rng),
             name: randomString(&rng),
             score: randomDouble(&rng),
-            ratio: Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &rng)).isFinite ? Float(bitPattern: UInt32.random(in: 0...0x7F00_0000, using: &rng)) : 1,
+            ratio: Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &rng)).isFinite
+                ? Float(bitPattern: UInt32.random(in: 0...0x7F00_0000, using: &rng)) : 1,
             flag: Bool.random(using: &rng),
             small: Int8.random(in: .min ... .max, using: &rng),
             big: UInt64.random(in: .min ... .max, using: &rng),
             signed: Int64.random(in: .min ... .max, using: &rng),
             optional: Bool.random(using: &rng) ? Int16.random(in: .min ... .max, using: &rng) : nil,
             tags: (0..<Int.random(in: 0...5, using: &rng)).map { _ in randomString(&rng) },
-            counts: Dictionary((0..<Int.random(in: 0...5, using: &rng)).map { _ in (randomString(&rng), UInt32.random(in: 0...UInt32.max, using: &rng)) }, uniquingKeysWith: { a, _ in a }),
-            byNumber: Dictionary((0..<Int.random(in: 0...4, using: &rng)).map { _ in (Int.random(in: -1000...1000, using: &rng), randomString(&rng)) }, uniquingKeysWith: { a, _ in a }),
+            counts: Dictionary(
+                (0..<Int.random(in: 0...5, using: &rng)).map { _ in (randomString(&rng), UInt32.random(in: 0...UInt32.max, using: &rng)) },
+                uniquingKeysWith: { a, _ in a }),
+            byNumber: Dictionary(
+                (0..<Int.random(in: 0...4, using: &rng)).map { _ in (Int.random(in: -1000...1000, using: &rng), randomString(&rng)) },
+                uniquingKeysWith: { a, _ in a }),
             children: (0..<Int.random(in: 0...3, using: &rng)).map { _ in randomChild(&rng, depth: 0) },
             nested: Bool.random(using: &rng) ? randomChild(&rng, depth: 1) : nil,
             decimal: Decimal(string: "\(Int64.random(in: .min ... .max, using: &rng))e\(Int.random(in: -30...30, using: &rng))") ?? 0,
@@ -845,7 +988,9 @@ extension FoundationDifferentialTests {
             mode: RandomModel.Mode.allCases.randomElement(using: &rng) ?? .alpha,
             level: RandomModel.Level.allCases.randomElement(using: &rng) ?? .low,
             set: Set((0..<Int.random(in: 0...4, using: &rng)).map { _ in Int32.random(in: .min ... .max, using: &rng) }),
-            matrix: (0..<Int.random(in: 0...3, using: &rng)).map { _ in (0..<Int.random(in: 0...3, using: &rng)).map { _ in Int.random(in: -9...9, using: &rng) } },
+            matrix: (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                (0..<Int.random(in: 0...3, using: &rng)).map { _ in Int.random(in: -9...9, using: &rng) }
+            },
             link: Bool.random(using: &rng) ? URL(string: "https://example.com/\(Int.random(in: 0...999, using: &rng))?q=a%20b") : nil)
     }
 

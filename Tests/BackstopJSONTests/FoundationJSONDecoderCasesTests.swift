@@ -9,19 +9,24 @@ import Testing
     let both = Decoders()
 
     /// Decodes with both and also checks the value, so a shared mistake cannot pass.
-    private func expect<T: Decodable & Equatable>(_ type: T.Type, _ json: String, is expected: T, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expect<T: Decodable & Equatable>(
+        _ type: T.Type, _ json: String, is expected: T, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let outcome = both.expectSame(type, json, sourceLocation: sourceLocation)
         #expect(outcome == .value(expected), sourceLocation: sourceLocation)
     }
 
-    private func expectBothFail<T: Decodable & Equatable>(_ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectBothFail<T: Decodable & Equatable>(_ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         if case .value = both.expectSame(type, json, sourceLocation: sourceLocation) {
             Issue.record("\(json) as \(T.self) should fail", sourceLocation: sourceLocation)
         }
     }
 
-    private func roundTrip<T: Codable & Equatable>(_ value: T, configure: (JSONEncoder, JSONDecoder, inout ResilientJSONDecoder) -> Void = { _, _, _ in },
-                                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func roundTrip<T: Codable & Equatable>(
+        _ value: T, configure: (JSONEncoder, JSONDecoder, inout ResilientJSONDecoder) -> Void = { _, _, _ in },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let encoder = JSONEncoder()
         var decoders = Decoders()
         configure(encoder, decoders.foundation, &decoders.ours)
@@ -39,7 +44,10 @@ import Testing
     enum Switch: Codable, Equatable {
         case off, on
         init(from decoder: any Decoder) throws { self = try decoder.singleValueContainer().decode(Bool.self) ? .on : .off }
-        func encode(to encoder: any Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(self == .on) }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            try c.encode(self == .on)
+        }
     }
 
     /// Encodes as a Bool, or as null for the third state.
@@ -76,8 +84,13 @@ import Testing
         }
     }
 
-    struct Address: Codable, Equatable { var street = "1 Infinite Loop", city = "Cupertino", state = "CA", zipCode = 95014, country = "United States" }
-    struct Company: Codable, Equatable { var address = Address(); var employees = [Address(), Address(street: "x", city: "y", state: "z", zipCode: 1, country: "w")] }
+    struct Address: Codable, Equatable {
+        var street = "1 Infinite Loop", city = "Cupertino", state = "CA", zipCode = 95014, country = "United States"
+    }
+    struct Company: Codable, Equatable {
+        var address = Address()
+        var employees = [Address(), Address(street: "x", city: "y", state: "z", zipCode: 1, country: "w")]
+    }
 
     @Test func topLevelValuesOfEveryShape() throws {
         try roundTrip(Empty())
@@ -140,7 +153,9 @@ import Testing
             init(from decoder: any Decoder) throws {
                 var container = try decoder.unkeyedContainer()
                 while !container.isAtEnd {
-                    guard try !container.decodeNil(), try !container.decodeNil() else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nil")) }
+                    guard try !container.decodeNil(), try !container.decodeNil() else {
+                        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nil"))
+                    }
                     values.append(try container.decode(Int.self))
                 }
             }
@@ -202,13 +217,16 @@ import Testing
         expect(String.self, #""\uD834\uDD1E""#, is: "𝄞")
         for scalar in 0...0x1F {
             let hex = String(scalar, radix: 16)
-            expect(String.self, "\"\\u\(String(repeating: "0", count: 4 - hex.count) + hex)\"", is: String(Character(Unicode.Scalar(UInt8(scalar)))))
+            expect(
+                String.self, "\"\\u\(String(repeating: "0", count: 4 - hex.count) + hex)\"",
+                is: String(Character(Unicode.Scalar(UInt8(scalar)))))
         }
         expect(String.self, #""\b\f\n\r\t""#, is: "\u{8}\u{C}\n\r\t")
     }
 
     @Test func badStringEscapesFail() {
-        for text in [#""\uD834""#, #""\uD834hello""#, #""hello\uD834""#, #""\uD834\u1221""#, #""\uD8""#, #""\uD834x\uDD1E""#, #""\uDD1E""#] {
+        for text in [#""\uD834""#, #""\uD834hello""#, #""hello\uD834""#, #""\uD834\u1221""#, #""\uD8""#, #""\uD834x\uDD1E""#, #""\uDD1E""#]
+        {
             expectBothFail(String.self, text)
         }
         expectBothFail([String].self, #"["\h\e\l\l\o"]"#)
@@ -231,8 +249,10 @@ import Testing
     // MARK: Numbers
 
     @Test func numberFragments() {
-        let cases: [(String, Double)] = [("0 ", 0), ("1.0 ", 1), ("0.1 ", 0.1), ("1e3 ", 1000), ("-2.01e-3 ", -0.00201),
-                                         ("0", 0), ("1.0", 1), ("1e3", 1000), ("-2.01e-3", -0.00201), ("0e-10", 0)]
+        let cases: [(String, Double)] = [
+            ("0 ", 0), ("1.0 ", 1), ("0.1 ", 0.1), ("1e3 ", 1000), ("-2.01e-3 ", -0.00201),
+            ("0", 0), ("1.0", 1), ("1e3", 1000), ("-2.01e-3", -0.00201), ("0e-10", 0),
+        ]
         for (text, value) in cases { expect(Double.self, text, is: value) }
     }
 
@@ -265,21 +285,31 @@ import Testing
     @Test func numbersAtTheEdges() throws {
         expect([String: UInt64].self, #"{"a":6032314514195021674}"#, is: ["a": 6032314514195021674])
         try roundTrip([["magic_number": 7.45673334164903e-115]])
-        struct Extremes: Codable, Equatable { var floats: [Float]; var doubles: [Double] }
-        try roundTrip(Extremes(floats: [.greatestFiniteMagnitude, .leastNormalMagnitude, .leastNonzeroMagnitude, -0.0],
-                               doubles: [.greatestFiniteMagnitude, .leastNormalMagnitude, .leastNonzeroMagnitude, -0.0]))
-        let doubles: [String: Double] = ["-55.66": -55.66, "-9.81": -9.81, "-0.284": -0.284, "-3.4028234663852886e+38": Double(-Float.greatestFiniteMagnitude),
-                                         "-1.1754943508222875e-38": Double(-Float.leastNormalMagnitude), "-1.7976931348623157e+308": -.greatestFiniteMagnitude,
-                                         "-2.2250738585072014e-308": -.leastNormalMagnitude, "0.000001": 0.000001]
+        struct Extremes: Codable, Equatable {
+            var floats: [Float]
+            var doubles: [Double]
+        }
+        try roundTrip(
+            Extremes(
+                floats: [.greatestFiniteMagnitude, .leastNormalMagnitude, .leastNonzeroMagnitude, -0.0],
+                doubles: [.greatestFiniteMagnitude, .leastNormalMagnitude, .leastNonzeroMagnitude, -0.0]))
+        let doubles: [String: Double] = [
+            "-55.66": -55.66, "-9.81": -9.81, "-0.284": -0.284, "-3.4028234663852886e+38": Double(-Float.greatestFiniteMagnitude),
+            "-1.1754943508222875e-38": Double(-Float.leastNormalMagnitude), "-1.7976931348623157e+308": -.greatestFiniteMagnitude,
+            "-2.2250738585072014e-308": -.leastNormalMagnitude, "0.000001": 0.000001,
+        ]
         try roundTrip(doubles)
         for (text, value) in doubles { expect(Double.self, text, is: value) }
     }
 
     @Test func decimals() throws {
-        let texts = ["1.234567891011121314", "-1.234567891011121314", "0.1234567891011121314", "-0.1234567891011121314",
-                     "123.4567891011121314e-100", "-123.4567891011121314e-100", "1234567891011121314e-100", "-1234567891011121314e-100",
-                     "0.1234567891011121314e-100", "3.14159265358979323846264338327950288419", "2.71828182845904523536028747135266249775",
-                     "440474310512876335.18692524723746578303827301433673643795", "23456789012000000000000000000000000000000000000000000000000000000000000000000 "]
+        let texts = [
+            "1.234567891011121314", "-1.234567891011121314", "0.1234567891011121314", "-0.1234567891011121314",
+            "123.4567891011121314e-100", "-123.4567891011121314e-100", "1234567891011121314e-100", "-1234567891011121314e-100",
+            "0.1234567891011121314e-100", "3.14159265358979323846264338327950288419", "2.71828182845904523536028747135266249775",
+            "440474310512876335.18692524723746578303827301433673643795",
+            "23456789012000000000000000000000000000000000000000000000000000000000000000000 ",
+        ]
         for text in texts {
             both.expectSame(Decimal.self, text)
             #expect(try both.ours.decode(Decimal.self, from: Data(text.utf8)) == Decimal(string: text.trimmingCharacters(in: .whitespaces)))
@@ -296,7 +326,10 @@ import Testing
 
     /// No decoder may quietly turn a number into a Bool or a Bool into a number.
     @Test func noCoercionBetweenBoolsAndNumbers() {
-        for type in [Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self, Float.self, Double.self] as [any (Codable & Equatable).Type] {
+        for type in [
+            Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self,
+            Float.self, Double.self,
+        ] as [any (Codable & Equatable).Type] {
             func check<T: Codable & Equatable>(_: T.Type) { expectBothFail([T].self, "[false,true]") }
             check(type)
         }
@@ -334,31 +367,45 @@ import Testing
 
     @Test func byteOrderMarks() throws {
         let json = #""👍🏻""#
-        let marks: [([UInt8], String.Encoding)] = [([0xEF, 0xBB, 0xBF], .utf8), ([0xFE, 0xFF], .utf16BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
-                                                   ([0, 0, 0xFE, 0xFF], .utf32BigEndian), ([0xFF, 0xFE, 0, 0], .utf32LittleEndian)]
+        let marks: [([UInt8], String.Encoding)] = [
+            ([0xEF, 0xBB, 0xBF], .utf8), ([0xFE, 0xFF], .utf16BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
+            ([0, 0, 0xFE, 0xFF], .utf32BigEndian), ([0xFF, 0xFE, 0, 0], .utf32LittleEndian),
+        ]
         for (mark, encoding) in marks {
             let data = Data(mark) + (try #require(json.data(using: encoding)))
             #expect(try both.ours.decode(String.self, from: data) == "👍🏻")
         }
         // A mark that contradicts the text's encoding is an error, not a guess.
-        #expect(throws: DecodingError.self) { _ = try both.ours.decode(String.self, from: Data([0xFE, 0xFF]) + json.data(using: .utf32LittleEndian)!) }
-        #expect(throws: DecodingError.self) { _ = try both.ours.decode(String.self, from: Data([0xEF, 0xBB, 0xBF]) + json.data(using: .utf16BigEndian)!) }
+        #expect(throws: DecodingError.self) {
+            _ = try both.ours.decode(String.self, from: Data([0xFE, 0xFF]) + json.data(using: .utf32LittleEndian)!)
+        }
+        #expect(throws: DecodingError.self) {
+            _ = try both.ours.decode(String.self, from: Data([0xEF, 0xBB, 0xBF]) + json.data(using: .utf16BigEndian)!)
+        }
     }
 
     // MARK: Strategies, round-tripped
 
     @Test func strategiesRoundTrip() throws {
         try roundTrip(Date(timeIntervalSince1970: 1000)) { e, f, o in
-            e.dateEncodingStrategy = .secondsSince1970; f.dateDecodingStrategy = .secondsSince1970; o.dateDecodingStrategy = .secondsSince1970
+            e.dateEncodingStrategy = .secondsSince1970
+            f.dateDecodingStrategy = .secondsSince1970
+            o.dateDecodingStrategy = .secondsSince1970
         }
         try roundTrip([Date(timeIntervalSince1970: 1000)]) { e, f, o in
-            e.dateEncodingStrategy = .millisecondsSince1970; f.dateDecodingStrategy = .millisecondsSince1970; o.dateDecodingStrategy = .millisecondsSince1970
+            e.dateEncodingStrategy = .millisecondsSince1970
+            f.dateDecodingStrategy = .millisecondsSince1970
+            o.dateDecodingStrategy = .millisecondsSince1970
         }
         try roundTrip(Optional(Date(timeIntervalSince1970: 1000))) { e, f, o in
-            e.dateEncodingStrategy = .iso8601; f.dateDecodingStrategy = .iso8601; o.dateDecodingStrategy = .iso8601
+            e.dateEncodingStrategy = .iso8601
+            f.dateDecodingStrategy = .iso8601
+            o.dateDecodingStrategy = .iso8601
         }
         try roundTrip(Data([0xDE, 0xAD, 0xBE, 0xEF])) { e, f, o in
-            e.dataEncodingStrategy = .deferredToData; f.dataDecodingStrategy = .deferredToData; o.dataDecodingStrategy = .deferredToData
+            e.dataEncodingStrategy = .deferredToData
+            f.dataDecodingStrategy = .deferredToData
+            o.dataDecodingStrategy = .deferredToData
         }
         try roundTrip([Data([0xDE, 0xAD, 0xBE, 0xEF]), Data()])
         try roundTrip(URL(string: "http://swift.org")!)
@@ -396,7 +443,8 @@ import Testing
         snake.expectSame([String: Int].self, #"{"leave_me_alone":"test"}"#)
         struct Failure: Decodable, Equatable { var intValue: Int }
         struct FailureNested: Decodable, Equatable { var nestedValue: Failure }
-        snake.expectSame([String: [String: FailureNested]].self, #"{"top_level": {"sub_level": {"nested_value": {"int_value": "not_an_int"}}}}"#)
+        snake.expectSame(
+            [String: [String: FailureNested]].self, #"{"top_level": {"sub_level": {"nested_value": {"int_value": "not_an_int"}}}}"#)
         struct CamelCase: Decodable, Equatable { var thisIsCamelCase: String }
         snake.expectSame(CamelCase.self, #"{"this_is_camel_case":"test"}"#)
         snake.expectSame(CamelCase.self, #"{"thisIsCamelCase":"test"}"#)

@@ -8,7 +8,8 @@ import Testing
     let lenient = ResilientJSONDecoder.lenient
     let strict = ResilientJSONDecoder.strict
 
-    private func report<T: Decodable>(_ type: T.Type, _ json: String, decoder: ResilientJSONDecoder = .lenient) throws -> DecodingReport<T> {
+    private func report<T: Decodable>(_ type: T.Type, _ json: String, decoder: ResilientJSONDecoder = .lenient) throws -> DecodingReport<T>
+    {
         try decoder.decodeWithReport(type, from: Data(json.utf8))
     }
 
@@ -24,17 +25,22 @@ import Testing
     @Test func coercesLosslessScalars() throws {
         let result = try report(Scalars.self, #"{"count":"42","price":"12.5","label":42,"active":"true"}"#)
         #expect(result.value == Scalars(count: 42, price: 12.5, label: "42", active: true))
-        #expect(result.repairs == [
-            Repair(path: "$.count", expected: "Int", found: .init(kind: .string, excerpt: #""42""#), action: .coerced),
-            Repair(path: "$.price", expected: "Double", found: .init(kind: .string, excerpt: #""12.5""#), action: .coerced),
-            Repair(path: "$.label", expected: "String", found: .init(kind: .number, excerpt: "42"), action: .coerced),
-            Repair(path: "$.active", expected: "Bool", found: .init(kind: .string, excerpt: #""true""#), action: .coerced),
-        ])
-        #expect(throws: DecodingError.self) { _ = try strict.decode(Scalars.self, from: Data(#"{"count":"42","price":1,"label":"","active":true}"#.utf8)) }
+        #expect(
+            result.repairs == [
+                Repair(path: "$.count", expected: "Int", found: .init(kind: .string, excerpt: #""42""#), action: .coerced),
+                Repair(path: "$.price", expected: "Double", found: .init(kind: .string, excerpt: #""12.5""#), action: .coerced),
+                Repair(path: "$.label", expected: "String", found: .init(kind: .number, excerpt: "42"), action: .coerced),
+                Repair(path: "$.active", expected: "Bool", found: .init(kind: .string, excerpt: #""true""#), action: .coerced),
+            ])
+        #expect(throws: DecodingError.self) {
+            _ = try strict.decode(Scalars.self, from: Data(#"{"count":"42","price":1,"label":"","active":true}"#.utf8))
+        }
     }
 
-    @Test(arguments: [(#""true""#, true, JSONKind.string), (#""false""#, false, .string), ("1", true, .number), ("0", false, .number),
-                      (#""1""#, true, .string), (#""0""#, false, .string)])
+    @Test(arguments: [
+        (#""true""#, true, JSONKind.string), (#""false""#, false, .string), ("1", true, .number), ("0", false, .number),
+        (#""1""#, true, .string), (#""0""#, false, .string),
+    ])
     func coercesBools(_ text: String, _ expected: Bool, _ kind: JSONKind) throws {
         let result = try report([String: Bool].self, #"{"flag":\#(text)}"#)
         #expect(result.value == ["flag": expected])
@@ -90,18 +96,22 @@ import Testing
     @Test func missingValuesTakeDefaults() throws {
         let result = try report(Defaults.self, "{}")
         #expect(result.value == Self.defaultsValue)
-        #expect(result.repairs == zip(Self.defaultsKeys, Self.defaultsTypes).map { key, type in
-            Repair(path: "$.\(key)", expected: type, found: .init(kind: .missing, excerpt: ""), action: .defaultedBecauseMissing)
-        })
+        #expect(
+            result.repairs
+                == zip(Self.defaultsKeys, Self.defaultsTypes).map { key, type in
+                    Repair(path: "$.\(key)", expected: type, found: .init(kind: .missing, excerpt: ""), action: .defaultedBecauseMissing)
+                })
     }
 
     @Test func nullValuesTakeDefaults() throws {
         let json = "{" + Self.defaultsKeys.map { #""\#($0)":null"# }.joined(separator: ",") + "}"
         let result = try report(Defaults.self, json)
         #expect(result.value == Self.defaultsValue)
-        #expect(result.repairs == zip(Self.defaultsKeys, Self.defaultsTypes).map { key, type in
-            Repair(path: "$.\(key)", expected: type, found: .init(kind: .null, excerpt: "null"), action: .defaultedBecauseNull)
-        })
+        #expect(
+            result.repairs
+                == zip(Self.defaultsKeys, Self.defaultsTypes).map { key, type in
+                    Repair(path: "$.\(key)", expected: type, found: .init(kind: .null, excerpt: "null"), action: .defaultedBecauseNull)
+                })
     }
 
     @Test func defaultsFollowThePolicy() {
@@ -116,7 +126,10 @@ import Testing
     /// no default stays an error, with the same case and path as strict decoding.
     @Test func requiredObjectWithoutDefaultIsStillMissing() {
         struct Address: Decodable, Equatable { var city: String }
-        struct User: Decodable, Equatable { var name: String; var address: Address }
+        struct User: Decodable, Equatable {
+            var name: String
+            var address: Address
+        }
         for decoder in [lenient, strict] {
             do {
                 _ = try decoder.decode(User.self, from: Data(#"{"name":"A"}"#.utf8))
@@ -136,7 +149,10 @@ import Testing
         var nickname: String?
         var age: Int?
         var address: Address?
-        struct Address: Decodable, Equatable { var city: String; var zip: Int }
+        struct Address: Decodable, Equatable {
+            var city: String
+            var zip: Int
+        }
     }
 
     @Test func invalidOptionalBecomesNil() throws {
@@ -153,7 +169,10 @@ import Testing
 
     // MARK: Lossy collections
 
-    struct Item: Decodable, Equatable { var id: Int; var name: String }
+    struct Item: Decodable, Equatable {
+        var id: Int
+        var name: String
+    }
     struct Catalog: Decodable, Equatable { var items: [Item] }
 
     @Test func brokenArrayElementIsDroppedAndOnlyThatIsReported() throws {
@@ -202,14 +221,21 @@ import Testing
             Issue.record("expected typeMismatch, got \(error)")
         }
         // Coercions the policy still allows keep working.
-        #expect((try? decoder.decode(Catalog.self, from: Data(#"{"items":[{"id":"1","name":"a"}]}"#.utf8)))?.items == [Item(id: 1, name: "a")])
+        #expect(
+            (try? decoder.decode(Catalog.self, from: Data(#"{"items":[{"id":"1","name":"a"}]}"#.utf8)))?.items == [Item(id: 1, name: "a")])
     }
 
     /// With no lossy boundary between it and the root, a value that cannot be repaired fails
     /// the decode, and the error says where, as strict decoding's would.
     @Test func unrepairableValueWithoutBoundaryFails() {
-        struct Order: Decodable { var id: Int; var lines: [Line] }
-        struct Line: Decodable { var sku: String; var quantity: Int }
+        struct Order: Decodable {
+            var id: Int
+            var lines: [Line]
+        }
+        struct Line: Decodable {
+            var sku: String
+            var quantity: Int
+        }
         do {
             _ = try lenient.decode(Order.self, from: Data(#"{"id":{"nested":true},"lines":[]}"#.utf8))
             Issue.record("expected an error")
@@ -242,11 +268,17 @@ import Testing
     }
 
     enum Size: Int, Codable, UnknownCaseRepresentable, Equatable {
-        case small = 1, large = 2, other = 0
+        case small = 1
+        case large = 2
+        case other = 0
         static var unknownCase: Size { .other }
     }
 
-    struct Order: Codable, Equatable { var drink: Beverage; var size: Size; var extras: [Beverage] }
+    struct Order: Codable, Equatable {
+        var drink: Beverage
+        var size: Size
+        var extras: [Beverage]
+    }
 
     @Test func unknownCasesFallBackWithEitherDecoder() throws {
         let data = Data(#"{"drink":"matcha","size":7,"extras":["tea","kombucha"]}"#.utf8)
@@ -257,9 +289,11 @@ import Testing
         #expect(result.value == expected)
         #expect(result.repairs.map(\.path) == ["$.drink", "$.size", "$.extras[1]"])
         #expect(result.repairs.allSatisfy { $0.action == .fellBack })
-        #expect(result.repairs.map(\.found) == [
-            Repair.Found(kind: .string, excerpt: #""matcha""#), Repair.Found(kind: .number, excerpt: "7"), Repair.Found(kind: .string, excerpt: #""kombucha""#),
-        ])
+        #expect(
+            result.repairs.map(\.found) == [
+                Repair.Found(kind: .string, excerpt: #""matcha""#), Repair.Found(kind: .number, excerpt: "7"),
+                Repair.Found(kind: .string, excerpt: #""kombucha""#),
+            ])
         #expect(result.repairs[0].reason?.contains("matcha") == true)
         #expect(result.repairs[0].expected == "Beverage")
     }

@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func foundationDecoderGetsCoercionsAndDefaults() throws {
-        let json = #"{"id":"42","price":"12.5","inStock":1,"sku":1234,"variants":[{"id":1,"name":"S"},{"id":"x","name":"M"},{"id":3,"name":"L"}]}"#
+        let json =
+            #"{"id":"42","price":"12.5","inStock":1,"sku":1234,"variants":[{"id":1,"name":"S"},{"id":"x","name":"M"},{"id":3,"name":"L"}]}"#
         let log = RepairLog()
         let product = try foundationDecoder(reporting: log).decode(Product.self, from: Data(json.utf8))
 

@@ -12,11 +12,15 @@ import Testing
     }
 
     enum SizeCode: Int, Decodable, UnknownCaseRepresentable {
-        case small = 1, other = 0
+        case small = 1
+        case other = 0
         static var unknownCase: SizeCode { .other }
     }
 
-    struct Item: Decodable { var id: Int; var name: String }
+    struct Item: Decodable {
+        var id: Int
+        var name: String
+    }
 
     /// Refuses negative numbers with an error of its own, not a `DecodingError`.
     struct Picky: Decodable {
@@ -68,8 +72,10 @@ import Testing
         ("$.note", "Int", .string, #""x""#, .setToNil, "$.note: Expected to decode Int but found a string instead."),
         ("$.scores[1]", "Int", .null, "null", .dropped, "$.scores[1]: Cannot get value of type Int -- found null value instead"),
         ("$.scores[2]", "Int", .string, #""x""#, .dropped, "$.scores[2]: Expected to decode Int but found a string instead."),
-        ("$.items[1]", "Item", .object, #"{"id":"2","name":{}}"#, .dropped,
-         "$.items[1].name: Expected to decode String but found a dictionary instead."),
+        (
+            "$.items[1]", "Item", .object, #"{"id":"2","name":{}}"#, .dropped,
+            "$.items[1].name: Expected to decode String but found a dictionary instead."
+        ),
         ("$.tags.b", "Int", .string, #""x""#, .dropped, "$.tags.b: Expected to decode Int but found a string instead."),
         ("$.drink", "Beverage", .string, #""matcha""#, .fellBack, #""matcha" is not a known case; used unknown"#),
         ("$.code", "SizeCode", .number, "7", .fellBack, "7 is not a known case; used other"),
@@ -82,7 +88,9 @@ import Testing
 
     private func plain(_ texts: [Texts]) -> [Repair] {
         texts.map {
-            Repair(path: $0.path, expected: $0.expected, found: .init(kind: $0.kind, excerpt: $0.excerpt), action: $0.action, reason: $0.reason)
+            Repair(
+                path: $0.path, expected: $0.expected, found: .init(kind: $0.kind, excerpt: $0.excerpt), action: $0.action, reason: $0.reason
+            )
         }
     }
 

@@ -5,24 +5,40 @@ import Testing
 @Suite("APIError: descriptions, grouping, equality")
 struct APIErrorTests {
     static let errors: [(StudyGroupError, description: String, grouping: String)] = [
-        (.transport(TransportFailure(URLError(.timedOut))),
-         "transport → timedOut → NSURLErrorDomain -1001", "transport.timedOut"),
+        (
+            .transport(TransportFailure(URLError(.timedOut))),
+            "transport → timedOut → NSURLErrorDomain -1001", "transport.timedOut"
+        ),
         (.transport(TransportFailure(.offline)), "transport → offline", "transport.offline"),
-        (.http(HTTPFailure(status: .serviceUnavailable, code: 10503, message: "Back at 3am")),
-         #"http → 503 Service Unavailable → code 10503 "Back at 3am""#, "http.503.10503"),
-        (.http(HTTPFailure(status: .notFound, body: Data("<h1>Not\n  Found</h1>".utf8))),
-         #"http → 404 Not Found → body: <h1>Not\u{A} Found</h1>"#, "http.404"),
-        (.decoding(DecodingFailure(.code, at: "$.statusCode", .missing, excerpt: "<html>")),
-         "decoding → code at $.statusCode is missing; body: <html>", "decoding.code.missing.$.statusCode"),
-        (.decoding(DecodingFailure(.payload, at: "$.data[12].tags[0]", .null, excerpt: "{}")),
-         "decoding → payload at $.data[12].tags[0] is null; body: {}", "decoding.payload.null.$.data[*].tags[*]"),
-        (.server(.general(.tokenExpired, message: "Token expired")),
-         #"server → general AppCode.tokenExpired (11001) → "Token expired""#, "server.general.11001"),
-        (.server(.module(.wrongTeamCode, message: nil)),
-         "server → module StudyGroupCode.wrongTeamCode (11210005)", "server.module.11210005"),
+        (
+            .http(HTTPFailure(status: .serviceUnavailable, code: 10503, message: "Back at 3am")),
+            #"http → 503 Service Unavailable → code 10503 "Back at 3am""#, "http.503.10503"
+        ),
+        (
+            .http(HTTPFailure(status: .notFound, body: Data("<h1>Not\n  Found</h1>".utf8))),
+            #"http → 404 Not Found → body: <h1>Not\u{A} Found</h1>"#, "http.404"
+        ),
+        (
+            .decoding(DecodingFailure(.code, at: "$.statusCode", .missing, excerpt: "<html>")),
+            "decoding → code at $.statusCode is missing; body: <html>", "decoding.code.missing.$.statusCode"
+        ),
+        (
+            .decoding(DecodingFailure(.payload, at: "$.data[12].tags[0]", .null, excerpt: "{}")),
+            "decoding → payload at $.data[12].tags[0] is null; body: {}", "decoding.payload.null.$.data[*].tags[*]"
+        ),
+        (
+            .server(.general(.tokenExpired, message: "Token expired")),
+            #"server → general AppCode.tokenExpired (11001) → "Token expired""#, "server.general.11001"
+        ),
+        (
+            .server(.module(.wrongTeamCode, message: nil)),
+            "server → module StudyGroupCode.wrongTeamCode (11210005)", "server.module.11210005"
+        ),
         (.server(.unknown("E_X", message: "Nope")), #"server → unknown code "E_X" → "Nope""#, "server.unknown.E_X"),
-        (.client(ClientFailure(.invalidInput, detail: "phone has 9 digits")),
-         "client → invalidInput → phone has 9 digits", "client.invalidInput"),
+        (
+            .client(ClientFailure(.invalidInput, detail: "phone has 9 digits")),
+            "client → invalidInput → phone has 9 digits", "client.invalidInput"
+        ),
     ]
 
     @Test("one-line developer description with the whole chain", arguments: errors)
@@ -69,10 +85,13 @@ struct APIErrorTests {
     @Test("underlying errors compare by domain and code")
     func underlyingEquality() {
         let timedOut = URLError(.timedOut, userInfo: ["request": "GET /groups/42"])
-        #expect(StudyGroupError.transport(TransportFailure(timedOut)) == .transport(TransportFailure(.timedOut, underlying: URLError(.timedOut))))
+        #expect(
+            StudyGroupError.transport(TransportFailure(timedOut))
+                == .transport(TransportFailure(.timedOut, underlying: URLError(.timedOut))))
         #expect(StudyGroupError.transport(TransportFailure(timedOut)) != .transport(TransportFailure(.timedOut)))
         #expect(TransportFailure(URLError(.timedOut)) != TransportFailure(.timedOut, underlying: URLError(.cancelled)))
-        #expect(ClientFailure(.noNetwork, underlying: POSIXError(.ENETDOWN)) == ClientFailure(.noNetwork, underlying: POSIXError(.ENETDOWN)))
+        #expect(
+            ClientFailure(.noNetwork, underlying: POSIXError(.ENETDOWN)) == ClientFailure(.noNetwork, underlying: POSIXError(.ENETDOWN)))
         #expect(UnderlyingError(URLError(.timedOut)).hashValue == UnderlyingError(timedOut).hashValue)
     }
 
@@ -90,37 +109,44 @@ struct APIErrorTests {
 
     struct NIOSSLError: Error {}
 
-    @Test("transport reasons from the errors networking stacks throw", arguments: [
-        (URLError(.notConnectedToInternet) as any Error, TransportFailure.Reason.offline),
-        (URLError(.dataNotAllowed), .offline),
-        (URLError(.timedOut), .timedOut),
-        (URLError(.cancelled), .cancelled),
-        (CancellationError(), .cancelled),
-        (URLError(.cannotFindHost), .cannotFindHost),
-        (URLError(.dnsLookupFailed), .cannotFindHost),
-        (URLError(.cannotConnectToHost), .cannotConnectToHost),
-        (URLError(.networkConnectionLost), .connectionLost),
-        (URLError(.secureConnectionFailed), .tlsFailure),
-        (URLError(.serverCertificateUntrusted), .tlsFailure),
-        (URLError(.badServerResponse), .other),
-        (NSError(domain: NSURLErrorDomain, code: URLError.Code.timedOut.rawValue), .timedOut),
-        (POSIXError(.ECONNREFUSED), .cannotConnectToHost),
-        (POSIXError(.ECONNRESET), .connectionLost),
-        (POSIXError(.ETIMEDOUT), .timedOut),
-        (POSIXError(.ENETUNREACH), .offline),
-        (NSError(domain: NSPOSIXErrorDomain, code: Int(ECONNREFUSED)), .cannotConnectToHost),
-        (NSError(domain: NSURLErrorDomain, code: URLError.Code.unknown.rawValue,
-                 userInfo: [NSLocalizedDescriptionKey: "transfer closed with 101 bytes remaining to read"]), .connectionLost),
-        (URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "transfer closed with outstanding read data remaining"]),
-         .connectionLost),
-        (URLError(.unknown), .other),
-        // Errors are classified by value, never by the text they print: these look like other
-        // stacks' errors and are not theirs (BackstopAsyncHTTPClient classifies those).
-        (CustomStackError(description: "HTTPClientError.readTimeout"), .other),
-        (CustomStackError(description: "the request was cancelled"), .other),
-        (NIOSSLError(), .other),
-        (TransportFailure(.timedOut, underlying: URLError(.timedOut)), .timedOut),
-    ])
+    @Test(
+        "transport reasons from the errors networking stacks throw",
+        arguments: [
+            (URLError(.notConnectedToInternet) as any Error, TransportFailure.Reason.offline),
+            (URLError(.dataNotAllowed), .offline),
+            (URLError(.timedOut), .timedOut),
+            (URLError(.cancelled), .cancelled),
+            (CancellationError(), .cancelled),
+            (URLError(.cannotFindHost), .cannotFindHost),
+            (URLError(.dnsLookupFailed), .cannotFindHost),
+            (URLError(.cannotConnectToHost), .cannotConnectToHost),
+            (URLError(.networkConnectionLost), .connectionLost),
+            (URLError(.secureConnectionFailed), .tlsFailure),
+            (URLError(.serverCertificateUntrusted), .tlsFailure),
+            (URLError(.badServerResponse), .other),
+            (NSError(domain: NSURLErrorDomain, code: URLError.Code.timedOut.rawValue), .timedOut),
+            (POSIXError(.ECONNREFUSED), .cannotConnectToHost),
+            (POSIXError(.ECONNRESET), .connectionLost),
+            (POSIXError(.ETIMEDOUT), .timedOut),
+            (POSIXError(.ENETUNREACH), .offline),
+            (NSError(domain: NSPOSIXErrorDomain, code: Int(ECONNREFUSED)), .cannotConnectToHost),
+            (
+                NSError(
+                    domain: NSURLErrorDomain, code: URLError.Code.unknown.rawValue,
+                    userInfo: [NSLocalizedDescriptionKey: "transfer closed with 101 bytes remaining to read"]), .connectionLost
+            ),
+            (
+                URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "transfer closed with outstanding read data remaining"]),
+                .connectionLost
+            ),
+            (URLError(.unknown), .other),
+            // Errors are classified by value, never by the text they print: these look like other
+            // stacks' errors and are not theirs (BackstopAsyncHTTPClient classifies those).
+            (CustomStackError(description: "HTTPClientError.readTimeout"), .other),
+            (CustomStackError(description: "the request was cancelled"), .other),
+            (NIOSSLError(), .other),
+            (TransportFailure(.timedOut, underlying: URLError(.timedOut)), .timedOut),
+        ])
     func transportReasons(error: any Error, reason: TransportFailure.Reason) {
         let failure = TransportFailure(error)
         #expect(failure.reason == reason)

@@ -5,17 +5,19 @@ import Testing
 
 @Suite("Bridging to NSError", .englishMessages)
 struct BridgingTests {
-    @Test("error codes: server code, HTTP status, underlying code", arguments: [
-        (StudyGroupError.server(.module(.wrongTeamCode, message: nil)), 11210005),
-        (.server(.general(.tokenExpired, message: nil)), 11001),
-        (.server(.unknown("42", message: nil)), 42),
-        (.http(HTTPFailure(status: .serviceUnavailable)), 503),
-        (.transport(TransportFailure(URLError(.timedOut))), URLError.Code.timedOut.rawValue),
-        (.transport(TransportFailure(.connectionLost, underlying: POSIXError(.ECONNRESET))), Int(ECONNRESET)),
-        (.transport(TransportFailure(.offline)), URLError.Code.notConnectedToInternet.rawValue),
-        (.client(ClientFailure(.invalidInput)), 1),
-        (.decoding(DecodingFailure(.code, at: "$.code", .missing, excerpt: "")), 3),
-    ])
+    @Test(
+        "error codes: server code, HTTP status, underlying code",
+        arguments: [
+            (StudyGroupError.server(.module(.wrongTeamCode, message: nil)), 11210005),
+            (.server(.general(.tokenExpired, message: nil)), 11001),
+            (.server(.unknown("42", message: nil)), 42),
+            (.http(HTTPFailure(status: .serviceUnavailable)), 503),
+            (.transport(TransportFailure(URLError(.timedOut))), URLError.Code.timedOut.rawValue),
+            (.transport(TransportFailure(.connectionLost, underlying: POSIXError(.ECONNRESET))), Int(ECONNRESET)),
+            (.transport(TransportFailure(.offline)), URLError.Code.notConnectedToInternet.rawValue),
+            (.client(ClientFailure(.invalidInput)), 1),
+            (.decoding(DecodingFailure(.code, at: "$.code", .missing, excerpt: "")), 3),
+        ])
     func codes(error: StudyGroupError, code: Int) {
         #expect(error.errorCode == code)
         #expect((error as NSError).code == code)
@@ -37,10 +39,10 @@ struct BridgingTests {
         let error = StudyGroupError.server(.module(.wrongTeamCode, message: nil))
         #expect(error._domain == "Backstop.server")
         #if canImport(Darwin)
-        #expect((error as NSError).domain == "Backstop.server")
+            #expect((error as NSError).domain == "Backstop.server")
         #else
-        // Foundation on Linux bridges with the static domain only.
-        #expect((error as NSError).domain == StudyGroupError.errorDomain)
+            // Foundation on Linux bridges with the static domain only.
+            #expect((error as NSError).domain == StudyGroupError.errorDomain)
         #endif
         // The explicit bridge has the layer's domain everywhere, and the same code and texts.
         #expect(error.nsError.domain == "Backstop.server")

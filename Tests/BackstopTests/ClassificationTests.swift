@@ -3,15 +3,17 @@ import Testing
 
 @Suite("Classifying business codes")
 struct ClassificationTests {
-    @Test("general, then module, then unknown", arguments: [
-        (RawServerCode(11001), ServerError<AppCode, StudyGroupCode>.general(.tokenExpired, message: "m")),
-        (11210005, .module(.wrongTeamCode, message: "m")),
-        (11210006, .module(.classNotFound, message: "m")),
-        (11140003, .unknown(11140003, message: "m")),
-        (-99999, .unknown(-99999, message: "m")),
-        ("11001", .general(.tokenExpired, message: "m")),
-        ("E_UNKNOWN", .unknown("E_UNKNOWN", message: "m")),
-    ])
+    @Test(
+        "general, then module, then unknown",
+        arguments: [
+            (RawServerCode(11001), ServerError<AppCode, StudyGroupCode>.general(.tokenExpired, message: "m")),
+            (11210005, .module(.wrongTeamCode, message: "m")),
+            (11210006, .module(.classNotFound, message: "m")),
+            (11140003, .unknown(11140003, message: "m")),
+            (-99999, .unknown(-99999, message: "m")),
+            ("11001", .general(.tokenExpired, message: "m")),
+            ("E_UNKNOWN", .unknown("E_UNKNOWN", message: "m")),
+        ])
     func intCodes(code: RawServerCode, expected: ServerError<AppCode, StudyGroupCode>) {
         #expect(ServerError<AppCode, StudyGroupCode>(code: code, message: "m") == expected)
     }
@@ -22,13 +24,15 @@ struct ClassificationTests {
         #expect(ServerError<NoModuleCodes, StudyGroupCode>(code: 11001, message: nil) == .module(.clashesWithGeneral, message: nil))
     }
 
-    @Test("String codes match text and numbers alike", arguments: [
-        (RawServerCode("E_SESSION"), ServerError<StringGeneralCode, StringModuleCode>.general(.sessionExpired, message: nil)),
-        ("E_STOCK", .module(.outOfStock, message: nil)),
-        (40001, .general(.numeric, message: nil)),
-        ("40001", .general(.numeric, message: nil)),
-        ("e_stock", .unknown("e_stock", message: nil)),
-    ])
+    @Test(
+        "String codes match text and numbers alike",
+        arguments: [
+            (RawServerCode("E_SESSION"), ServerError<StringGeneralCode, StringModuleCode>.general(.sessionExpired, message: nil)),
+            ("E_STOCK", .module(.outOfStock, message: nil)),
+            (40001, .general(.numeric, message: nil)),
+            ("40001", .general(.numeric, message: nil)),
+            ("e_stock", .unknown("e_stock", message: nil)),
+        ])
     func stringCodes(code: RawServerCode, expected: ServerError<StringGeneralCode, StringModuleCode>) {
         #expect(ServerError<StringGeneralCode, StringModuleCode>(code: code, message: nil) == expected)
     }
@@ -109,13 +113,15 @@ struct ClassificationTests {
         #expect(handle(AppError<NoModuleCodes>.server(.general(.tokenExpired, message: nil))) == "sign in")
     }
 
-    @Test("a code's description stays one short line, whatever the backend sent", arguments: [
-        (RawServerCode(200), "200"),
-        (RawServerCode("E1001"), #""E1001""#),
-        (RawServerCode("E1\nE2\t\"x\""), #""E1\u{A}E2\u{9}\"x\"""#),
-        (RawServerCode("\u{1B}[2J\u{202E}"), #""\u{1B}[2J\u{202E}""#),
-        (RawServerCode(String(repeating: "a", count: 41)), "\"" + String(repeating: "a", count: 40) + "…\""),
-    ])
+    @Test(
+        "a code's description stays one short line, whatever the backend sent",
+        arguments: [
+            (RawServerCode(200), "200"),
+            (RawServerCode("E1001"), #""E1001""#),
+            (RawServerCode("E1\nE2\t\"x\""), #""E1\u{A}E2\u{9}\"x\"""#),
+            (RawServerCode("\u{1B}[2J\u{202E}"), #""\u{1B}[2J\u{202E}""#),
+            (RawServerCode(String(repeating: "a", count: 41)), "\"" + String(repeating: "a", count: 40) + "…\""),
+        ])
     func codeDescription(code: RawServerCode, shown: String) {
         #expect(code.description == shown)
         #expect(!code.description.contains("\n"))

@@ -18,37 +18,53 @@ struct ContractBrokenTests {
     }
 
     static let shapeA: [Case] = [
-        Case(name: "HTML error page", body: "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head></html>",
-             part: .body, path: "$", problem: .notJSON, mentions: ["body is not JSON", "code at $.statusCode", #"<!DOCTYPE html>\u{A}<html>"#]),
-        Case(name: "empty body", body: "", part: .body, path: "$", problem: .emptyBody,
-             mentions: ["body is empty", "code at $.statusCode"]),
+        Case(
+            name: "HTML error page", body: "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head></html>",
+            part: .body, path: "$", problem: .notJSON,
+            mentions: ["body is not JSON", "code at $.statusCode", #"<!DOCTYPE html>\u{A}<html>"#]),
+        Case(
+            name: "empty body", body: "", part: .body, path: "$", problem: .emptyBody,
+            mentions: ["body is empty", "code at $.statusCode"]),
         Case(name: "whitespace only", body: " \n ", part: .body, path: "$", problem: .emptyBody, mentions: ["body is empty"]),
-        Case(name: "truncated JSON", body: #"{"statusCode":200,"message":"success","result":{"data":{"id":1,"na"#,
-             part: .body, path: "$", problem: .notJSON, mentions: ["body is not JSON", #"{"statusCode":200"#]),
-        Case(name: "array instead of object", body: #"[{"id":1,"name":"a"}]"#, part: .body, path: "$", problem: .wrongType,
-             mentions: ["expected an object, found array", #"body: [{"id":1"#]),
-        Case(name: "missing code", body: #"{"message":"success","result":{"data":{"id":1,"name":"a"}}}"#,
-             part: .code, path: "$.statusCode", problem: .missing, mentions: ["code at $.statusCode is missing"]),
-        Case(name: "null code", body: #"{"statusCode":null}"#, part: .code, path: "$.statusCode", problem: .null,
-             mentions: ["code at $.statusCode is null"]),
-        Case(name: "boolean code", body: #"{"statusCode":true}"#, part: .code, path: "$.statusCode", problem: .wrongType,
-             mentions: ["expected a whole number or a string, found bool"]),
-        Case(name: "fractional code", body: #"{"statusCode":200.5}"#, part: .code, path: "$.statusCode", problem: .wrongType,
-             mentions: ["found number"]),
-        Case(name: "empty code", body: #"{"statusCode":""}"#, part: .code, path: "$.statusCode", problem: .missing,
-             mentions: ["empty string"]),
-        Case(name: "missing payload", body: #"{"statusCode":200,"result":{}}"#, part: .payload, path: "$.result.data",
-             problem: .missing, mentions: ["payload at $.result.data is missing"]),
-        Case(name: "missing result", body: #"{"statusCode":200}"#, part: .payload, path: "$.result.data",
-             problem: .missing, mentions: ["payload at $.result.data is missing"]),
-        Case(name: "null payload", body: #"{"statusCode":200,"result":{"data":null}}"#, part: .payload, path: "$.result.data",
-             problem: .null, mentions: ["payload at $.result.data is null"]),
-        Case(name: "payload of the wrong kind", body: #"{"statusCode":200,"result":{"data":[1,2]}}"#, part: .payload,
-             path: "$.result.data", problem: .wrongType, mentions: ["payload at $.result.data has the wrong type"]),
-        Case(name: "payload missing a key", body: #"{"statusCode":200,"result":{"data":{"id":1}}}"#, part: .payload,
-             path: "$.result.data.name", problem: .missing, mentions: ["payload at $.result.data.name is missing"], policy: .strict),
-        Case(name: "payload value of the wrong type", body: #"{"statusCode":200,"result":{"data":{"id":{},"name":"a"}}}"#,
-             part: .payload, path: "$.result.data.id", problem: .wrongType, mentions: ["payload at $.result.data.id"]),
+        Case(
+            name: "truncated JSON", body: #"{"statusCode":200,"message":"success","result":{"data":{"id":1,"na"#,
+            part: .body, path: "$", problem: .notJSON, mentions: ["body is not JSON", #"{"statusCode":200"#]),
+        Case(
+            name: "array instead of object", body: #"[{"id":1,"name":"a"}]"#, part: .body, path: "$", problem: .wrongType,
+            mentions: ["expected an object, found array", #"body: [{"id":1"#]),
+        Case(
+            name: "missing code", body: #"{"message":"success","result":{"data":{"id":1,"name":"a"}}}"#,
+            part: .code, path: "$.statusCode", problem: .missing, mentions: ["code at $.statusCode is missing"]),
+        Case(
+            name: "null code", body: #"{"statusCode":null}"#, part: .code, path: "$.statusCode", problem: .null,
+            mentions: ["code at $.statusCode is null"]),
+        Case(
+            name: "boolean code", body: #"{"statusCode":true}"#, part: .code, path: "$.statusCode", problem: .wrongType,
+            mentions: ["expected a whole number or a string, found bool"]),
+        Case(
+            name: "fractional code", body: #"{"statusCode":200.5}"#, part: .code, path: "$.statusCode", problem: .wrongType,
+            mentions: ["found number"]),
+        Case(
+            name: "empty code", body: #"{"statusCode":""}"#, part: .code, path: "$.statusCode", problem: .missing,
+            mentions: ["empty string"]),
+        Case(
+            name: "missing payload", body: #"{"statusCode":200,"result":{}}"#, part: .payload, path: "$.result.data",
+            problem: .missing, mentions: ["payload at $.result.data is missing"]),
+        Case(
+            name: "missing result", body: #"{"statusCode":200}"#, part: .payload, path: "$.result.data",
+            problem: .missing, mentions: ["payload at $.result.data is missing"]),
+        Case(
+            name: "null payload", body: #"{"statusCode":200,"result":{"data":null}}"#, part: .payload, path: "$.result.data",
+            problem: .null, mentions: ["payload at $.result.data is null"]),
+        Case(
+            name: "payload of the wrong kind", body: #"{"statusCode":200,"result":{"data":[1,2]}}"#, part: .payload,
+            path: "$.result.data", problem: .wrongType, mentions: ["payload at $.result.data has the wrong type"]),
+        Case(
+            name: "payload missing a key", body: #"{"statusCode":200,"result":{"data":{"id":1}}}"#, part: .payload,
+            path: "$.result.data.name", problem: .missing, mentions: ["payload at $.result.data.name is missing"], policy: .strict),
+        Case(
+            name: "payload value of the wrong type", body: #"{"statusCode":200,"result":{"data":{"id":{},"name":"a"}}}"#,
+            part: .payload, path: "$.result.data.id", problem: .wrongType, mentions: ["payload at $.result.data.id"]),
     ]
 
     @Test("contract A", arguments: shapeA)
@@ -79,7 +95,8 @@ struct ContractBrokenTests {
     @Test("a strict decoder reports the payload error at the exact path")
     func strictPayload() throws {
         let body = #"{"code":200,"data":[{"id":1,"name":"a"},{"id":"2","name":"b"}]}"#
-        let error = try #require(unwrap([Product].self, body, with: Shape.b.contract, decoder: ResilientJSONDecoder(policy: .strict)).failure)
+        let error = try #require(
+            unwrap([Product].self, body, with: Shape.b.contract, decoder: ResilientJSONDecoder(policy: .strict)).failure)
         #expect(error.decodingFailure?.path == "$.data[1].id")
         #expect(error.decodingFailure?.problem == .wrongType)
         #expect(error.groupingIdentifier == "decoding.payload.wrongType.$.data[*].id")

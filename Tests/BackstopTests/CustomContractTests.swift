@@ -44,8 +44,9 @@ struct CustomContractTests {
     @Test("failures are classified the same way")
     func failure() {
         let error = Result { () throws(AppError<LegacyCode>) in
-            try contract.unwrap(Product.self, from: Data(#"{"errno":-404,"errstr":"No such product"}"#.utf8),
-                                response: HTTPResponse(status: .ok), throwing: AppError<LegacyCode>.self)
+            try contract.unwrap(
+                Product.self, from: Data(#"{"errno":-404,"errstr":"No such product"}"#.utf8),
+                response: HTTPResponse(status: .ok), throwing: AppError<LegacyCode>.self)
         }.failure
         #expect(error == .server(.module(.noSuchProduct, message: "No such product")))
     }

@@ -6,10 +6,12 @@ import Testing
 /// The code of the DocC article "Unwrapping Envelopes and Handling Errors", kept compiling.
 enum Article {
     static let contract = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
-    static let wrapped = EnvelopeContract(code: "statusCode", message: ["message", "result.message"],
-                                          payload: "result.data", success: .codes([200]))
-    static let flagged = EnvelopeContract(code: "errorCode", message: ["errorMessage"], payload: "data",
-                                          success: .flag("success"))
+    static let wrapped = EnvelopeContract(
+        code: "statusCode", message: ["message", "result.message"],
+        payload: "result.data", success: .codes([200]))
+    static let flagged = EnvelopeContract(
+        code: "errorCode", message: ["errorMessage"], payload: "data",
+        success: .flag("success"))
     static let plain = EnvelopeContract.noEnvelope
 
     enum AppCode: Int, ServerCode {
@@ -47,14 +49,17 @@ enum Article {
         let client: Client
 
         func joinGroup(teamCode: String) async throws(AppError<StudyGroupCode>) -> StudyGroup {
-            let body: Data, response: HTTPResponse
+            let body: Data
+            let response: HTTPResponse
             do {
                 (body, response) = try await client.data(for: "join \(teamCode)")
             } catch {
                 throw .transport(TransportFailure(error))
             }
-            return try contract.unwrap(StudyGroup.self, from: body, response: response,
-                                       throwing: AppError<StudyGroupCode>.self).value
+            return try contract.unwrap(
+                StudyGroup.self, from: body, response: response,
+                throwing: AppError<StudyGroupCode>.self
+            ).value
         }
     }
 
@@ -90,8 +95,9 @@ struct DocCArticleTests {
         #expect(await Article.join(backend(#"{"code":11210005,"msg":"Wrong team code","data":null}"#), input: "x") == "hint")
         #expect(await Article.join(backend(#"{"code":"11001","msg":"Expired"}"#), input: "x") == "sign in again")
         #expect(await Article.join(backend(#"{"code":10503,"msg":"Back at 3am"}"#), input: "x") == "alert: Back at 3am")
-        #expect(await Article.join(backend("<html>oops</html>"), input: "x")
-            == "alert: The server sent a response the app couldn't read. Please try again later.")
+        #expect(
+            await Article.join(backend("<html>oops</html>"), input: "x")
+                == "alert: The server sent a response the app couldn't read. Please try again later.")
         let offline = Article.Backend(client: Article.Client { _ in throw URLError(.notConnectedToInternet) })
         #expect(await Article.join(offline, input: "x") == "alert: You're offline. Check your internet connection and try again.")
     }
@@ -101,11 +107,13 @@ struct DocCArticleTests {
         typealias E = Article.AppError<NoModuleCodes>
         let ok = HTTPResponse(status: .ok)
         let c = #"{"statusCode":403,"result":{"message":"Denied"}}"#
-        #expect(Result { () throws(E) in try Article.wrapped.unwrap(NoPayload.self, from: Data(c.utf8), response: ok, throwing: E.self) }
-            .failure == .server(.unknown(403, message: "Denied")))
+        #expect(
+            Result { () throws(E) in try Article.wrapped.unwrap(NoPayload.self, from: Data(c.utf8), response: ok, throwing: E.self) }
+                .failure == .server(.unknown(403, message: "Denied")))
         let flag = #"{"success":false,"errorCode":"E_STOCK","errorMessage":"Sold out"}"#
-        #expect(Result { () throws(E) in try Article.flagged.unwrap(NoPayload.self, from: Data(flag.utf8), response: ok, throwing: E.self) }
-            .failure == .server(.unknown("E_STOCK", message: "Sold out")))
+        #expect(
+            Result { () throws(E) in try Article.flagged.unwrap(NoPayload.self, from: Data(flag.utf8), response: ok, throwing: E.self) }
+                .failure == .server(.unknown("E_STOCK", message: "Sold out")))
         let ids = try Article.plain.unwrap([Int].self, from: Data("[1,2]".utf8), response: ok, throwing: E.self).value
         #expect(ids == [1, 2])
     }

@@ -22,7 +22,8 @@ struct EnvelopeContractTests {
         let log = RepairLog()
         let contract = shape.contract
         let codeName = contract.codePath?.members.last ?? ""
-        let success = shape.success(#"{"id":1,"name":"x"}"#).replacingOccurrences(of: "\"\(codeName)\":200", with: "\"\(codeName)\":\"200\"")
+        let success = shape.success(#"{"id":1,"name":"x"}"#).replacingOccurrences(
+            of: "\"\(codeName)\":200", with: "\"\(codeName)\":\"200\"")
         let report = try unwrap(Product.self, success, with: contract, decoder: ResilientJSONDecoder(reporter: log)).get()
         let expected = Repair(path: "$.\(codeName)", expected: "Int", found: .init(kind: .string, excerpt: #""200""#), action: .coerced)
         #expect(report.repairs == [expected])
@@ -87,8 +88,12 @@ struct EnvelopeContractTests {
         let body = shape.failure("11001", "Token expired")
         let headers: HTTPFields = [.retryAfter: "30"]
         let error = unwrap(Product.self, body, with: shape.contract, status: .unauthorized, headerFields: headers).failure
-        #expect(error == .http(HTTPFailure(status: .unauthorized, headerFields: headers, body: Data(body.utf8),
-                                           code: 11001, message: "Token expired")))
+        #expect(
+            error
+                == .http(
+                    HTTPFailure(
+                        status: .unauthorized, headerFields: headers, body: Data(body.utf8),
+                        code: 11001, message: "Token expired")))
         #expect(error?.role == .tokenExpired)
         #expect(error?.serverMessage == "Token expired")
     }
@@ -106,23 +111,29 @@ struct EnvelopeContractTests {
         var contract = Shape.b.contract
         contract.acceptedStatuses = 200..<500
         let body = Shape.b.failure("11210005", "Wrong team code")
-        #expect(unwrap(Product.self, body, with: contract, status: .badRequest).failure
-            == .server(.module(.wrongTeamCode, message: "Wrong team code")))
+        #expect(
+            unwrap(Product.self, body, with: contract, status: .badRequest).failure
+                == .server(.module(.wrongTeamCode, message: "Wrong team code")))
     }
 
     @Test("success can be a boolean flag; a false flag reads the code")
     func flag() throws {
         let contract = EnvelopeContract(code: "errorCode", message: ["errorMessage"], payload: "data", success: .flag("success"))
         #expect(try unwrap(Product.self, #"{"success":true,"data":{"id":1,"name":"a"}}"#, with: contract).get().value.id == 1)
-        #expect(unwrap(Product.self, #"{"success":false,"errorCode":11002,"errorMessage":"Expired"}"#, with: contract).failure
-            == .server(.general(.verifyCodeExpired, message: "Expired")))
+        #expect(
+            unwrap(Product.self, #"{"success":false,"errorCode":11002,"errorMessage":"Expired"}"#, with: contract).failure
+                == .server(.general(.verifyCodeExpired, message: "Expired")))
 
         let log = RepairLog()
         let report = try unwrap(NoPayload.self, #"{"success":"true"}"#, with: contract, decoder: ResilientJSONDecoder(reporter: log)).get()
-        #expect(report.repairs == [Repair(path: "$.success", expected: "Bool", found: .init(kind: .string, excerpt: #""true""#), action: .coerced)])
+        #expect(
+            report.repairs == [
+                Repair(path: "$.success", expected: "Bool", found: .init(kind: .string, excerpt: #""true""#), action: .coerced)
+            ])
         #expect(log.repairs == report.repairs)
-        #expect(unwrap(NoPayload.self, #"{"success":0,"errorCode":"E_X"}"#, with: contract).failure
-            == .server(.unknown("E_X", message: nil)))
+        #expect(
+            unwrap(NoPayload.self, #"{"success":0,"errorCode":"E_X"}"#, with: contract).failure
+                == .server(.unknown("E_X", message: nil)))
     }
 
     @Test("without an envelope, the HTTP status alone decides")
@@ -133,22 +144,29 @@ struct EnvelopeContractTests {
 
         let detailed = EnvelopeContract(code: "error.code", message: ["error.message"], success: .httpStatus)
         let error = unwrap(Product.self, #"{"error":{"code":"E_STOCK","message":"Sold out"}}"#, with: detailed, status: .conflict).failure
-        #expect(error == .http(HTTPFailure(status: .conflict, body: Data(#"{"error":{"code":"E_STOCK","message":"Sold out"}}"#.utf8),
-                                           code: "E_STOCK", message: "Sold out")))
+        #expect(
+            error
+                == .http(
+                    HTTPFailure(
+                        status: .conflict, body: Data(#"{"error":{"code":"E_STOCK","message":"Sold out"}}"#.utf8),
+                        code: "E_STOCK", message: "Sold out")))
     }
 
     @Test("a contract lists where it looks")
     func contractDescription() {
-        #expect(Shape.c.contract.description
-            == "code at $.statusCode, message at $.message or $.result.message, payload at $.result.data, success when code is 200")
+        #expect(
+            Shape.c.contract.description
+                == "code at $.statusCode, message at $.message or $.result.message, payload at $.result.data, success when code is 200")
         #expect(EnvelopeContract.noEnvelope.description == "payload at $, success when the HTTP status is in 200..<300")
     }
 
     @Test("trailing-comma repairs of the body are reported with the envelope's")
     func parsingRepairs() throws {
         let log = RepairLog()
-        let report = try unwrap(Product.self, #"{"code":200,"data":{"id":1,"name":"a",},}"#, with: Shape.b.contract,
-                                decoder: ResilientJSONDecoder(reporter: log)).get()
+        let report = try unwrap(
+            Product.self, #"{"code":200,"data":{"id":1,"name":"a",},}"#, with: Shape.b.contract,
+            decoder: ResilientJSONDecoder(reporter: log)
+        ).get()
         #expect(report.repairs.count == 2)
         #expect(report.repairs.allSatisfy { $0.action == .ignoredTrailingComma })
         #expect(log.repairs == report.repairs)
@@ -156,16 +174,20 @@ struct EnvelopeContractTests {
 
     @Test("unwrapping classifies with the error type the caller names", arguments: Shape.all)
     func throughUnwrap(shape: Shape) {
-        #expect(unwrap(Product.self, shape.failure("10503", "Down"), with: shape.contract).failure
-            == .server(.general(.maintenance, message: "Down")))
-        #expect(unwrap(Product.self, shape.failure("11140003", "Checked in"), with: shape.contract).failure
-            == .server(.unknown(11140003, message: "Checked in")))
-        #expect(unwrap(Product.self, shape.failure(#""E_STOCK""#, "Sold out"), with: shape.contract).failure
-            == .server(.unknown("E_STOCK", message: "Sold out")))
+        #expect(
+            unwrap(Product.self, shape.failure("10503", "Down"), with: shape.contract).failure
+                == .server(.general(.maintenance, message: "Down")))
+        #expect(
+            unwrap(Product.self, shape.failure("11140003", "Checked in"), with: shape.contract).failure
+                == .server(.unknown(11140003, message: "Checked in")))
+        #expect(
+            unwrap(Product.self, shape.failure(#""E_STOCK""#, "Sold out"), with: shape.contract).failure
+                == .server(.unknown("E_STOCK", message: "Sold out")))
 
         let otherModule = Result { () throws(AppError<CheckInCode>) in
-            try shape.contract.unwrap(Product.self, from: Data(shape.failure("11140003", "Checked in").utf8),
-                                      response: HTTPResponse(status: .ok), throwing: AppError<CheckInCode>.self)
+            try shape.contract.unwrap(
+                Product.self, from: Data(shape.failure("11140003", "Checked in").utf8),
+                response: HTTPResponse(status: .ok), throwing: AppError<CheckInCode>.self)
         }.failure
         #expect(otherModule == .server(.module(.alreadyCheckedIn, message: "Checked in")))
     }

@@ -32,8 +32,9 @@ struct Shape: Sendable, CustomTestStringConvertible {
     /// Like A on success; on failure the message moves into `result` and `data` is gone.
     static let c = Shape(
         name: "C",
-        contract: EnvelopeContract(code: "statusCode", message: ["message", "result.message"],
-                                   payload: "result.data", success: .codes([200])),
+        contract: EnvelopeContract(
+            code: "statusCode", message: ["message", "result.message"],
+            payload: "result.data", success: .codes([200])),
         payloadPath: "$.result.data",
         success: { #"{"statusCode":200,"result":{"data":\#($0)}}"# },
         successWithoutData: #"{"statusCode":200,"result":{}}"#,
@@ -52,8 +53,9 @@ func unwrap<Payload: Decodable>(
     decoder: ResilientJSONDecoder = ResilientJSONDecoder()
 ) -> Result<DecodingReport<Payload>, StudyGroupError> {
     Result { () throws(StudyGroupError) in
-        try contract.unwrap(type, from: Data(body.utf8), response: HTTPResponse(status: status, headerFields: headerFields),
-                            decoder: decoder, throwing: StudyGroupError.self)
+        try contract.unwrap(
+            type, from: Data(body.utf8), response: HTTPResponse(status: status, headerFields: headerFields),
+            decoder: decoder, throwing: StudyGroupError.self)
     }
 }
 

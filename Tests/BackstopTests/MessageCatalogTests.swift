@@ -8,27 +8,31 @@ struct MessageCatalogTests {
     let offline = StudyGroupError.transport(TransportFailure(.offline))
     let english = Locale(identifier: "en_US")
 
-    @Test("built-in messages in English, Simplified Chinese and Korean", arguments: [
-        ("en", "You're offline. Check your internet connection and try again."),
-        ("zh-Hans", "网络未连接，请检查网络后重试。"),
-        ("zh-CN", "网络未连接，请检查网络后重试。"),
-        ("zh_Hans_SG", "网络未连接，请检查网络后重试。"),
-        ("ko-KR", "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요."),
-        ("ko", "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요."),
-    ])
+    @Test(
+        "built-in messages in English, Simplified Chinese and Korean",
+        arguments: [
+            ("en", "You're offline. Check your internet connection and try again."),
+            ("zh-Hans", "网络未连接，请检查网络后重试。"),
+            ("zh-CN", "网络未连接，请检查网络后重试。"),
+            ("zh_Hans_SG", "网络未连接，请检查网络后重试。"),
+            ("ko-KR", "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요."),
+            ("ko", "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요."),
+        ])
     func builtIn(language: String, message: String) {
         #expect(offline.userMessage(locale: Locale(identifier: language), catalog: .builtIn) == message)
     }
 
     @Test("missing translations fall back to English", arguments: ["zh-Hant-TW", "zh-TW", "fr-FR", "ja", "und", ""])
     func englishFallback(language: String) {
-        #expect(offline.userMessage(locale: Locale(identifier: language), catalog: .builtIn)
-            == "You're offline. Check your internet connection and try again.")
+        #expect(
+            offline.userMessage(locale: Locale(identifier: language), catalog: .builtIn)
+                == "You're offline. Check your internet connection and try again.")
     }
 
     @Test("every built-in key is translated, so only unknown languages fall back")
     func builtInComplete() {
-        let keys = ["transport", "http", "decoding", "server", "client", "role.tokenExpired", "reason.server", "recovery.transport"]
+        let keys =
+            ["transport", "http", "decoding", "server", "client", "role.tokenExpired", "reason.server", "recovery.transport"]
             + TransportFailure.Reason.allCases.filter { $0 != .other }.map { "transport.\($0.rawValue)" }
             + ServerCodeRole.allCases.map { "role.\($0.rawValue)" }
         for language in ["zh-Hans", "ko"] {
@@ -40,29 +44,34 @@ struct MessageCatalogTests {
         }
     }
 
-    @Test("the layer's message for everything the catalog does not name", arguments: [
-        (StudyGroupError.http(HTTPFailure(status: .badRequest)), "The request couldn't be completed."),
-        (.http(HTTPFailure(status: .gatewayTimeout)), "The server is having trouble. Please try again later."),
-        (.http(HTTPFailure(status: .notFound)), "What you're looking for couldn't be found."),
-        (.http(HTTPFailure(status: .multipleChoices)), "The server couldn't complete the request. Please try again."),
-        (.server(.module(.wrongTeamCode, message: nil)), "Something went wrong. Please try again."),
-        (.server(.general(.tokenExpired, message: nil)), "Your session has expired. Please sign in again."),
-        (.decoding(DecodingFailure(.body, at: "$", .emptyBody, excerpt: "")),
-         "The server sent a response the app couldn't read. Please try again later."),
-        (.client(ClientFailure(.invalidInput)), "Please check what you entered and try again."),
-        (.client(ClientFailure(.init("cartEmpty", code: 9))), "Something went wrong. Please try again."),
-        (.transport(TransportFailure(.other)), "Couldn't reach the server. Please try again."),
-    ])
+    @Test(
+        "the layer's message for everything the catalog does not name",
+        arguments: [
+            (StudyGroupError.http(HTTPFailure(status: .badRequest)), "The request couldn't be completed."),
+            (.http(HTTPFailure(status: .gatewayTimeout)), "The server is having trouble. Please try again later."),
+            (.http(HTTPFailure(status: .notFound)), "What you're looking for couldn't be found."),
+            (.http(HTTPFailure(status: .multipleChoices)), "The server couldn't complete the request. Please try again."),
+            (.server(.module(.wrongTeamCode, message: nil)), "Something went wrong. Please try again."),
+            (.server(.general(.tokenExpired, message: nil)), "Your session has expired. Please sign in again."),
+            (
+                .decoding(DecodingFailure(.body, at: "$", .emptyBody, excerpt: "")),
+                "The server sent a response the app couldn't read. Please try again later."
+            ),
+            (.client(ClientFailure(.invalidInput)), "Please check what you entered and try again."),
+            (.client(ClientFailure(.init("cartEmpty", code: 9))), "Something went wrong. Please try again."),
+            (.transport(TransportFailure(.other)), "Couldn't reach the server. Please try again."),
+        ])
     func layerMessages(error: StudyGroupError, message: String) {
         #expect(error.userMessage(locale: english, catalog: .builtIn) == message)
     }
 
     @Test("the app's entry in the user's language, else the server's message, else the app's English entry")
     func precedence() {
-        let app = MessageCatalog.builtIn.merging(MessageCatalog([
-            "en": ["server.11210005": "That team code doesn't exist."],
-            "ko": ["server.11210005": "팀 코드가 올바르지 않습니다."],
-        ]))
+        let app = MessageCatalog.builtIn.merging(
+            MessageCatalog([
+                "en": ["server.11210005": "That team code doesn't exist."],
+                "ko": ["server.11210005": "팀 코드가 올바르지 않습니다."],
+            ]))
         let withMessage = StudyGroupError.server(.module(.wrongTeamCode, message: "Wrong team code (server)"))
         #expect(withMessage.userMessage(locale: Locale(identifier: "ko"), catalog: app) == "팀 코드가 올바르지 않습니다.")
         #expect(withMessage.userMessage(locale: english, catalog: app) == "That team code doesn't exist.")
@@ -87,8 +96,9 @@ struct MessageCatalogTests {
     func override() {
         let app = MessageCatalog.builtIn.merging(MessageCatalog(["en": ["transport.offline": "No connection."]]))
         #expect(offline.userMessage(locale: english, catalog: app) == "No connection.")
-        #expect(offline.userMessage(locale: Locale(identifier: "ko"), catalog: app)
-            == "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요.")
+        #expect(
+            offline.userMessage(locale: Locale(identifier: "ko"), catalog: app)
+                == "오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요.")
     }
 
     @Test("app catalogs can be files")
@@ -112,13 +122,14 @@ struct MessageCatalogTests {
 
     @Test("never a key, even with an empty catalog", arguments: StudyGroupError.Layer.allCases)
     func neverAKey(layer: StudyGroupError.Layer) {
-        let error: StudyGroupError = switch layer {
-        case .transport: .transport(TransportFailure(.timedOut))
-        case .http: .http(HTTPFailure(status: .internalServerError))
-        case .decoding: .decoding(DecodingFailure(.payload, at: "$.data", .missing, excerpt: ""))
-        case .server: .server(.unknown(5, message: nil))
-        case .client: .client(ClientFailure(.noNetwork))
-        }
+        let error: StudyGroupError =
+            switch layer {
+            case .transport: .transport(TransportFailure(.timedOut))
+            case .http: .http(HTTPFailure(status: .internalServerError))
+            case .decoding: .decoding(DecodingFailure(.payload, at: "$.data", .missing, excerpt: ""))
+            case .server: .server(.unknown(5, message: nil))
+            case .client: .client(ClientFailure(.noNetwork))
+            }
         let message = error.userMessage(locale: Locale(identifier: "ko"), catalog: MessageCatalog())
         #expect(!message.isEmpty)
         // Keys have no spaces; every message has.

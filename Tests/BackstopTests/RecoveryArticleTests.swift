@@ -19,14 +19,16 @@ enum RecoveryArticle {
     }
 
     static let recovery = RecoveryPolicy(
-        catalog: .builtIn.merging(MessageCatalog([
-            "en": ["alert.title.maintenance": "Back Soon"],
-            "ko": ["alert.title.maintenance": "곧 돌아옵니다", "alert.action.openSettings": "설정 열기"],
-        ])),
+        catalog: .builtIn.merging(
+            MessageCatalog([
+                "en": ["alert.title.maintenance": "Back Soon"],
+                "ko": ["alert.title.maintenance": "곧 돌아옵니다", "alert.action.openSettings": "설정 열기"],
+            ])),
         overrides: [
             .code(StudyGroupCode.classNotFound): RecoveryOverride(category: .notFound),
-            .code(AppCode.maintenance): RecoveryOverride(titleKey: "alert.title.maintenance",
-                                                         actions: [.dismiss, .contactSupport]),
+            .code(AppCode.maintenance): RecoveryOverride(
+                titleKey: "alert.title.maintenance",
+                actions: [.dismiss, .contactSupport]),
             .category(.offline): RecoveryOverride(actions: [.retry, .openSettings, .cancel]),
         ])
 
@@ -200,15 +202,17 @@ struct RecoveryArticleTests {
         #expect(alert.actions.map(\.title) == ["확인", "Contact Support"])
         let missing = A.AppError<A.StudyGroupCode>.server(.module(.classNotFound, message: "No such class"))
         #expect(A.recovery.alert(for: missing, locale: Locale(identifier: "en"))?.title == "Not Found")
-        let offline = try #require(A.recovery.alert(for: A.FeedError.transport(TransportFailure(.offline)), locale: Locale(identifier: "ko")))
+        let offline = try #require(
+            A.recovery.alert(for: A.FeedError.transport(TransportFailure(.offline)), locale: Locale(identifier: "ko")))
         #expect(offline.actions.map(\.title) == ["다시 시도", "설정 열기", "취소"])
-        #expect(offline.terminalText == """
-            오프라인
-            오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요.
-              1. 다시 시도
-              2. 설정 열기
-              3. 취소 (cancel)
-            """)
+        #expect(
+            offline.terminalText == """
+                오프라인
+                오프라인 상태입니다. 인터넷 연결을 확인한 후 다시 시도해 주세요.
+                  1. 다시 시도
+                  2. 설정 열기
+                  3. 취소 (cancel)
+                """)
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -224,13 +228,14 @@ struct RecoveryArticleTests {
         let model = A.FeedModel(presenter: presenter, backend: backend)
         await model.load()
         let first = try #require(presenter.alert)
-        #expect(first.terminalText == """
-            You're Offline
-            You're offline. Check your internet connection and try again.
-              1. Try Again
-              2. Open Settings
-              3. Cancel (cancel)
-            """)
+        #expect(
+            first.terminalText == """
+                You're Offline
+                You're offline. Check your internet connection and try again.
+                  1. Try Again
+                  2. Open Settings
+                  3. Cancel (cancel)
+                """)
         await presenter.perform(.retry, on: first.id)?.value
         let second = try #require(presenter.alert)
         #expect(second.id != first.id)

@@ -69,12 +69,14 @@ struct RecoveryCategoryTests {
         expect(.http(HTTPFailure(status: .init(code: status))), .unknown)
     }
 
-    @Test("each role, as a business failure and with any HTTP status", arguments: [
-        (AppCode.tokenExpired, RecoveryCategory.unauthorized),
-        (.signInRequired, .unauthorized),
-        (.maintenance, .unavailable),
-        (.rateLimited, .rateLimited),
-    ])
+    @Test(
+        "each role, as a business failure and with any HTTP status",
+        arguments: [
+            (AppCode.tokenExpired, RecoveryCategory.unauthorized),
+            (.signInRequired, .unauthorized),
+            (.maintenance, .unavailable),
+            (.rateLimited, .rateLimited),
+        ])
     func roles(code: AppCode, category: RecoveryCategory) {
         #expect(ServerCodeRole.allCases.count == 4)
         expect(.server(.general(code, message: "m")), category)
@@ -108,11 +110,13 @@ struct RecoveryCategoryTests {
         }
     }
 
-    @Test("client failures", arguments: [
-        (ClientFailure.Reason.invalidInput, RecoveryCategory.rejectedInput),
-        (.noNetwork, .offline),
-        (.init("cartEmpty", code: 9001), .unknown),
-    ])
+    @Test(
+        "client failures",
+        arguments: [
+            (ClientFailure.Reason.invalidInput, RecoveryCategory.rejectedInput),
+            (.noNetwork, .offline),
+            (.init("cartEmpty", code: 9001), .unknown),
+        ])
     func client(reason: ClientFailure.Reason, category: RecoveryCategory) {
         expect(.client(ClientFailure(reason, detail: "d")), category)
     }

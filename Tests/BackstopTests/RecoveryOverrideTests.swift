@@ -21,15 +21,16 @@ enum LibraryCode: Int, ServerCode {
 @Suite("Recovery overrides, per code and per category", .englishMessages)
 struct RecoveryOverrideTests {
     let english = Locale(identifier: "en")
-    let catalog = MessageCatalog.builtIn.merging(MessageCatalog([
-        "en": [
-            "alert.title.wrongTeamCode": "Check the Team Code",
-            "alert.message.wrongTeamCode": "Ask your teacher for the team code.",
-            "alert.title.maintenance": "Back Soon",
-            "alert.action.openSettings": "Open Settings",
-        ],
-        "ko": ["alert.title.wrongTeamCode": "팀 코드를 확인하세요"],
-    ]))
+    let catalog = MessageCatalog.builtIn.merging(
+        MessageCatalog([
+            "en": [
+                "alert.title.wrongTeamCode": "Check the Team Code",
+                "alert.message.wrongTeamCode": "Ask your teacher for the team code.",
+                "alert.title.maintenance": "Back Soon",
+                "alert.action.openSettings": "Open Settings",
+            ],
+            "ko": ["alert.title.wrongTeamCode": "팀 코드를 확인하세요"],
+        ]))
 
     func policy(_ overrides: RecoveryOverrides) -> RecoveryPolicy {
         RecoveryPolicy(catalog: catalog, overrides: overrides)
@@ -40,7 +41,7 @@ struct RecoveryOverrideTests {
         let policy = policy([
             .code(StudyGroupCode.wrongTeamCode): RecoveryOverride(
                 titleKey: "alert.title.wrongTeamCode", messageKey: "alert.message.wrongTeamCode",
-                actions: [.confirm, .contactSupport]),
+                actions: [.confirm, .contactSupport])
         ])
         let alert = try #require(policy.alert(for: StudyGroupError.server(.module(.wrongTeamCode, message: nil)), locale: english))
         #expect(alert.title == "Check the Team Code")
@@ -62,7 +63,9 @@ struct RecoveryOverrideTests {
 
     @Test("a general code's override applies to every module, with an HTTP error too")
     func generalCode() throws {
-        let policy = policy([.code(AppCode.maintenance): RecoveryOverride(titleKey: "alert.title.maintenance", actions: [.dismiss, .contactSupport])])
+        let policy = policy([
+            .code(AppCode.maintenance): RecoveryOverride(titleKey: "alert.title.maintenance", actions: [.dismiss, .contactSupport])
+        ])
         for error in [
             StudyGroupError.server(.general(.maintenance, message: "Back at 3am")),
             .http(HTTPFailure(status: .serviceUnavailable, code: 10503, message: "Back at 3am")),
@@ -91,7 +94,8 @@ struct RecoveryOverrideTests {
         #expect(policy.alert(for: unknown, locale: english)?.title == "Access Denied")
         #expect(policy.alert(for: StudyGroupError.server(.module(.wrongTeamCode, message: nil)))?.actions.map(\.id) == [.confirm])
         #expect(policy.alert(for: AppError<LibraryCode>.server(.module(.bookLost, message: nil)))?.actions.map(\.id) == ["contactSupport"])
-        #expect(policy.alert(for: AppError<NoModuleCodes>.server(.unknown("11210005", message: nil)))?.actions.map(\.id) == ["contactSupport"])
+        #expect(
+            policy.alert(for: AppError<NoModuleCodes>.server(.unknown("11210005", message: nil)))?.actions.map(\.id) == ["contactSupport"])
     }
 
     @Test("a category override changes that category only")
@@ -165,9 +169,11 @@ struct RecoveryOverrideTests {
     @Test("an override's message: the user's language, then the server's message, then English")
     func messagePrecedence() throws {
         let catalog = catalog.merging(MessageCatalog(["ko": ["alert.message.wrongTeamCode": "선생님께 팀 코드를 물어보세요."]]))
-        let policy = RecoveryPolicy(catalog: catalog, overrides: [
-            .code(StudyGroupCode.wrongTeamCode): RecoveryOverride(messageKey: "alert.message.wrongTeamCode"),
-        ])
+        let policy = RecoveryPolicy(
+            catalog: catalog,
+            overrides: [
+                .code(StudyGroupCode.wrongTeamCode): RecoveryOverride(messageKey: "alert.message.wrongTeamCode")
+            ])
         let withMessage = StudyGroupError.server(.module(.wrongTeamCode, message: "团队代码错误"))
         #expect(policy.alert(for: withMessage, locale: Locale(identifier: "ko"))?.message == "선생님께 팀 코드를 물어보세요.")
         #expect(policy.alert(for: withMessage, locale: Locale(identifier: "zh-Hans"))?.message == "团队代码错误")

@@ -28,9 +28,12 @@ struct RecoveryPresenterTests {
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     func makePresenter() -> RecoveryPresenter {
-        RecoveryPresenter(policy: RecoveryPolicy(catalog: .builtIn, overrides: [
-            .category(.offline): RecoveryOverride(actions: [.retry, .openSettings, .cancel]),
-        ]), locale: Locale(identifier: "en"))
+        RecoveryPresenter(
+            policy: RecoveryPolicy(
+                catalog: .builtIn,
+                overrides: [
+                    .category(.offline): RecoveryOverride(actions: [.retry, .openSettings, .cancel])
+                ]), locale: Locale(identifier: "en"))
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -58,10 +61,12 @@ struct RecoveryPresenterTests {
         let runs = Runs()
         let offline = offline
         for page in 1...3 {
-            presenter.present(offline, retry: {
-                runs.pages.append(page)
-                if page != 2 { throw offline }
-            })
+            presenter.present(
+                offline,
+                retry: {
+                    runs.pages.append(page)
+                    if page != 2 { throw offline }
+                })
         }
         let first = try #require(presenter.alert)
         await presenter.perform(.retry, on: first.id)?.value

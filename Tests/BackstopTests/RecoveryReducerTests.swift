@@ -12,17 +12,20 @@ struct RecoveryReducerTests {
 
     typealias Recovery = RecoveryReducer<Request>
 
-    static let policy = RecoveryPolicy(catalog: .builtIn, overrides: [
-        .category(.offline): RecoveryOverride(actions: [.retry, .openSettings, .cancel]),
-    ])
+    static let policy = RecoveryPolicy(
+        catalog: .builtIn,
+        overrides: [
+            .category(.offline): RecoveryOverride(actions: [.retry, .openSettings, .cancel])
+        ])
     let offline = Self.alert(.transport(TransportFailure(.offline)))
     let offlineAgain = Self.alert(.transport(TransportFailure(.offline)))
     let serverFailure = Self.alert(.http(HTTPFailure(status: .internalServerError)))
     let signIn = Self.alert(.http(HTTPFailure(status: .unauthorized)))
 
     static func alert(_ error: StudyGroupError) -> RecoveryAlert {
-        policy.alert(for: error, locale: Locale(identifier: "en")) ?? RecoveryAlert(
-            category: .unknown, title: "unexpected", message: "", actions: [], error: error)
+        policy.alert(for: error, locale: Locale(identifier: "en"))
+            ?? RecoveryAlert(
+                category: .unknown, title: "unexpected", message: "", actions: [], error: error)
     }
 
     /// Runs `actions` from `state`, returning the last state and every effect.
@@ -40,9 +43,11 @@ struct RecoveryReducerTests {
     @Test("the first alert is shown; different ones wait in order")
     func queue() {
         let (state, effects) = run([.raise(offline, retry: .loadProfile), .raise(serverFailure, retry: nil), .raise(signIn, retry: nil)])
-        #expect(state == Recovery.State(
-            shown: .init(alert: offline, requests: [.loadProfile]),
-            waiting: [.init(alert: serverFailure), .init(alert: signIn)]))
+        #expect(
+            state
+                == Recovery.State(
+                    shown: .init(alert: offline, requests: [.loadProfile]),
+                    waiting: [.init(alert: serverFailure), .init(alert: signIn)]))
         #expect(state.alert == offline)
         #expect(effects == [.none, .none, .none])
     }
@@ -56,9 +61,11 @@ struct RecoveryReducerTests {
             .raise(offlineAgain, retry: .loadFeed(page: 1)),
             .raise(offlineAgain, retry: .loadProfile),
         ])
-        #expect(merged == Recovery.State(
-            shown: .init(alert: serverFailure),
-            waiting: [.init(alert: offline, requests: [.loadFeed(page: 1), .loadFeed(page: 2), .loadProfile])]))
+        #expect(
+            merged
+                == Recovery.State(
+                    shown: .init(alert: serverFailure),
+                    waiting: [.init(alert: offline, requests: [.loadFeed(page: 1), .loadFeed(page: 2), .loadProfile])]))
 
         let (shownMerged, _) = run([.raise(offline, retry: .loadProfile), .raise(offlineAgain, retry: .loadFeed(page: 3))])
         #expect(shownMerged.shown == .init(alert: offline, requests: [.loadProfile, .loadFeed(page: 3)]))
@@ -94,8 +101,9 @@ struct RecoveryReducerTests {
             #expect(effects.last == Recovery.Effect.none)
             #expect(state == Recovery.State(shown: .init(alert: signIn)))
         }
-        let confirming = RecoveryAlert(category: .rejectedInput, title: "t", message: "m", actions: [.confirm, .dismiss],
-                                       error: StudyGroupError.server(.module(.wrongTeamCode, message: nil)))
+        let confirming = RecoveryAlert(
+            category: .rejectedInput, title: "t", message: "m", actions: [.confirm, .dismiss],
+            error: StudyGroupError.server(.module(.wrongTeamCode, message: nil)))
         for action in [RecoveryAction.ID.confirm, .dismiss] {
             let (state, effects) = run([.raise(confirming, retry: .loadProfile), .choose(action, on: confirming.id)])
             #expect(effects.last == Recovery.Effect.none)
@@ -123,8 +131,9 @@ struct RecoveryReducerTests {
 
     @Test("cancelled alerts are never shown")
     func cancelled() {
-        let cancelled = RecoveryAlert(category: .cancelled, title: "t", message: "m", actions: [.dismiss],
-                                      error: StudyGroupError.transport(TransportFailure(.cancelled)))
+        let cancelled = RecoveryAlert(
+            category: .cancelled, title: "t", message: "m", actions: [.dismiss],
+            error: StudyGroupError.transport(TransportFailure(.cancelled)))
         #expect(Recovery.reduce(Recovery.State(), .raise(cancelled, retry: .loadProfile)) == (Recovery.State(), .none))
     }
 
@@ -135,8 +144,9 @@ struct RecoveryReducerTests {
         var copy = offline
         copy.message = "other"
         #expect(copy != offline)
-        let sameButError = RecoveryAlert(id: offline.id, category: offline.category, title: offline.title, message: offline.message,
-                                         actions: offline.actions, error: StudyGroupError.client(ClientFailure(.noNetwork)))
+        let sameButError = RecoveryAlert(
+            id: offline.id, category: offline.category, title: offline.title, message: offline.message,
+            actions: offline.actions, error: StudyGroupError.client(ClientFailure(.noNetwork)))
         #expect(sameButError != offline)
         #expect(sameButError.error as? StudyGroupError == .client(ClientFailure(.noNetwork)))
     }

@@ -23,7 +23,10 @@ struct AuthTests {
     func signIn() async throws {
         try await withBackend(.init(accessTokenLifetime: .seconds(90))) { _, url in
             let answer = try await HTTP.fetch(url, "/a/auth/sign-in", method: "POST")
-            #expect(answer.text == #"{"statusCode":200,"message":"success","result":{"data":{"accessToken":"access-1","refreshToken":"refresh-1","tokenType":"Bearer","expiresIn":90,"scopes":["read","write"]}}}"#)
+            #expect(
+                answer.text
+                    == #"{"statusCode":200,"message":"success","result":{"data":{"accessToken":"access-1","refreshToken":"refresh-1","tokenType":"Bearer","expiresIn":90,"scopes":["read","write"]}}}"#
+            )
         }
     }
 

@@ -1,5 +1,6 @@
 import BackstopTestSupport
 import BadBackend
+import Foundation
 import Testing
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
@@ -46,5 +47,3 @@ struct BusinessCodeTests {
         #expect(Scenario(name: "student-count-max") == .studyGroup(.studentCountMax))
     }
 }
-
-import Foundation

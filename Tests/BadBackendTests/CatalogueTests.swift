@@ -1,10 +1,11 @@
 import BackstopTestSupport
 import BadBackend
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("GET /scenarios")
@@ -20,7 +21,10 @@ struct CatalogueTests {
             let scenarios = try #require(answer.value(at: "scenarios") as? [[String: Any]])
             #expect(scenarios.compactMap { $0["name"] as? String } == Scenario.all.map(\.name))
             #expect((answer.value(at: "resources") as? [Any])?.count == 8)
-            #expect((answer.value(at: "queryItems") as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["failures", "status", "retryAfter"])
+            #expect(
+                (answer.value(at: "queryItems") as? [[String: Any]])?.compactMap { $0["name"] as? String } == [
+                    "failures", "status", "retryAfter",
+                ])
             #expect(answer.value(at: "randomFaults.seed") as? Int == 9)
             #expect(answer.value(at: "generalCodes.token-expired") as? Int == 11001)
             #expect(answer.value(at: "auth.accessTokenLifetimeSeconds") as? Int == 300)
@@ -35,7 +39,8 @@ struct CatalogueTests {
             let scenarios = try #require(answer.value(at: "scenarios") as? [[String: Any]])
             for entry in scenarios {
                 guard let name = entry["name"] as? String, let example = entry["example"] as? String,
-                      let scenario = Scenario(name: name), scenario != .slow, scenario != .connectionClosedMidBody else { continue }
+                    let scenario = Scenario(name: name), scenario != .slow, scenario != .connectionClosedMidBody
+                else { continue }
                 let fetched = try await HTTP.fetch(url, example)
                 switch scenario {
                 case .httpStatus(let status): #expect(fetched.status == status, "\(name)")

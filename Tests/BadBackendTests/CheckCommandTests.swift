@@ -3,9 +3,10 @@ import Backstop
 import BackstopJSON
 import BackstopTestSupport
 import BadBackend
-@testable import BackstopCLI
 import Foundation
 import Testing
+
+@testable import BackstopCLI
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("backstop check")
@@ -27,12 +28,13 @@ struct CheckCommandTests {
         let path = try Self.file(#"{"code":"200","msg":"OK","data":{"id":"7","name":"Room 12","tags":["a","b"]}}"#)
         let report = try await Self.report([path, "--contract", "b"])
         #expect(report.exitCode == 0)
-        #expect(report.lines == [
-            "contract: code at $.code, message at $.msg, payload at $.data, success when code is 200",
-            "payload: {id: string, name: string, tags: [2 × string]}",
-            "repairs:",
-            #"  $.code: expected Int, found string "200"; coerced"#,
-        ])
+        #expect(
+            report.lines == [
+                "contract: code at $.code, message at $.msg, payload at $.data, success when code is 200",
+                "payload: {id: string, name: string, tags: [2 × string]}",
+                "repairs:",
+                #"  $.code: expected Int, found string "200"; coerced"#,
+            ])
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
@@ -60,7 +62,8 @@ struct CheckCommandTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A contract file describes an EnvelopeContract")
     func contractFile() async throws {
-        let contract = try Self.file(#"{"code":"errno","message":"errstr","payload":"body","success":{"codes":[0,"OK"]},"acceptedStatuses":[200,201]}"#)
+        let contract = try Self.file(
+            #"{"code":"errno","message":"errstr","payload":"body","success":{"codes":[0,"OK"]},"acceptedStatuses":[200,201]}"#)
         let body = try Self.file(#"{"errno":0,"body":[1,2,3]}"#)
         let report = try await Self.report([body, "--contract", contract])
         #expect(report.lines.first == "contract: code at $.errno, message at $.errstr, payload at $.body, success when code is \"OK\" or 0")
@@ -72,13 +75,15 @@ struct CheckCommandTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("Bad contract files say what is wrong in one line", arguments: [
-        (#"[]"#, "a contract file is a JSON object"),
-        (#"{"code":"c","success":{"codes":[200]},"payloud":"data"}"#, "unknown member 'payloud'"),
-        (#"{"success":{"codes":[200]}}"#, "'code' is needed"),
-        (#"{"code":"c","success":"always"}"#, "'success' is"),
-        (#"{"code":"c","success":{"codes":[200]},"acceptedStatuses":[299,200]}"#, "'acceptedStatuses' is"),
-    ])
+    @Test(
+        "Bad contract files say what is wrong in one line",
+        arguments: [
+            (#"[]"#, "a contract file is a JSON object"),
+            (#"{"code":"c","success":{"codes":[200]},"payloud":"data"}"#, "unknown member 'payloud'"),
+            (#"{"success":{"codes":[200]}}"#, "'code' is needed"),
+            (#"{"code":"c","success":"always"}"#, "'success' is"),
+            (#"{"code":"c","success":{"codes":[200]},"acceptedStatuses":[299,200]}"#, "'acceptedStatuses' is"),
+        ])
     func badContractFiles(text: String, reason: String) async throws {
         let contract = try Self.file(text)
         let body = try Self.file("{}")
@@ -128,10 +133,17 @@ struct CheckCommandTests {
         try await withBackend { _, url in
             let ok = try await Self.report([url.absoluteString + "/\(style.rawValue)/study-groups/7", "--contract", style.rawValue])
             #expect(ok.exitCode == 0)
-            #expect(ok.lines.dropFirst().first == "payload: {id: number, memberCount: number, members: [3 × {id: number, nickname: string}], name: string, role: string, teamCode: string}")
-            let declined = try await Self.report([url.absoluteString + "/scenarios/class-not-found/\(style.rawValue)/study-groups/7", "--contract", style.rawValue])
+            #expect(
+                ok.lines.dropFirst().first
+                    == "payload: {id: number, memberCount: number, members: [3 × {id: number, nickname: string}], name: string, role: string, teamCode: string}"
+            )
+            let declined = try await Self.report([
+                url.absoluteString + "/scenarios/class-not-found/\(style.rawValue)/study-groups/7", "--contract", style.rawValue,
+            ])
             #expect(declined.lines.dropFirst().first == #"business failure: code 11210006, message "Class not found""#)
-            let retry = try await Self.report([url.absoluteString + "/scenarios/http-429/\(style.rawValue)/products", "--contract", style.rawValue])
+            let retry = try await Self.report([
+                url.absoluteString + "/scenarios/http-429/\(style.rawValue)/products", "--contract", style.rawValue,
+            ])
             #expect(retry.lines.dropFirst().first == #"HTTP error: status 429, code 42900, message "Too Many Requests""#)
         }
     }
@@ -146,7 +158,9 @@ struct CheckCommandTests {
     @Test("A hostile message in a file is printed escaped, and the escapes give back what was sent")
     func hostileMessageInAFile() async throws {
         let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{7} ok\u{202E}gnp.exe\r\nfake: line\u{0}\u{9B}31m\u{2066}"
-        let json = String(data: try JSONSerialization.data(withJSONObject: ["code": 77777, "msg": hostile, "data": NSNull()]), encoding: .utf8) ?? ""
+        let json =
+            String(data: try JSONSerialization.data(withJSONObject: ["code": 77777, "msg": hostile, "data": NSNull()]), encoding: .utf8)
+            ?? ""
         let report = try await Self.report([try Self.file(json), "--contract", "b"])
         #expect(report.exitCode == 1)
         #expect(Self.unsafe(report.lines).isEmpty, "\(report.lines)")

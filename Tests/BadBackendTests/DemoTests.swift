@@ -1,7 +1,8 @@
-@testable import BackstopCLI
 import Clocks
 import Synchronization
 import Testing
+
+@testable import BackstopCLI
 
 /// `backstop demo`, the README's first command, run in-process in plain-text mode.
 @Suite("backstop demo", .timeLimit(.minutes(1)))
@@ -25,48 +26,76 @@ struct DemoTests {
             ["▸ A product whose numbers arrive as strings", #"repair $.id: expected Int, found string "42"; coerced"#],
             ["▸ A beverage the app has never heard of", "favouriteBeverage: .unknown"],
             ["▸ A list with one broken element", "; dropped"],
-            ["▸ A JavaScript backend cuts a string in the middle of an emoji", "Foundation's JSONDecoder: dataCorrupted at $",
-             #"Inbox(messages: [1 "hi", 2 "cut \#u{FFFD}"])"#,
-             #"repair $.messages[1].text: expected String, found string \\ud83d; replacedInvalidUnicode"#],
-            ["▸ A legacy backend sends Latin-1", "Foundation's JSONDecoder: dataCorrupted at $",
-             #"Inbox(messages: [1 "hi", 2 "caf\#u{FFFD}"])"#,
-             #"repair $.messages[1].text: expected String, found string \\xE9; replacedInvalidUnicode"#],
-            ["▸ JSON built by string concatenation, with a raw tab", "Foundation's JSONDecoder: dataCorrupted at $",
-             #"Inbox(messages: [1 "hi", 2 "a\tb"])"#,
-             #"repair $.messages[1].text: expected String, found string \\u0009; acceptedControlCharacter"#],
-            ["▸ Python's json.dumps writes NaN and Infinity", "Foundation's JSONDecoder: dataCorrupted at $",
-             "Sensor(readings: [1 21.5, 2 nan, 3 inf])",
-             "repair $.readings[1].value: expected Double, found number NaN; acceptedNonFiniteNumber",
-             "repair $.readings[2].value: expected Double, found number Infinity; acceptedNonFiniteNumber"],
+            [
+                "▸ A JavaScript backend cuts a string in the middle of an emoji", "Foundation's JSONDecoder: dataCorrupted at $",
+                #"Inbox(messages: [1 "hi", 2 "cut \#u{FFFD}"])"#,
+                #"repair $.messages[1].text: expected String, found string \\ud83d; replacedInvalidUnicode"#,
+            ],
+            [
+                "▸ A legacy backend sends Latin-1", "Foundation's JSONDecoder: dataCorrupted at $",
+                #"Inbox(messages: [1 "hi", 2 "caf\#u{FFFD}"])"#,
+                #"repair $.messages[1].text: expected String, found string \\xE9; replacedInvalidUnicode"#,
+            ],
+            [
+                "▸ JSON built by string concatenation, with a raw tab", "Foundation's JSONDecoder: dataCorrupted at $",
+                #"Inbox(messages: [1 "hi", 2 "a\tb"])"#,
+                #"repair $.messages[1].text: expected String, found string \\u0009; acceptedControlCharacter"#,
+            ],
+            [
+                "▸ Python's json.dumps writes NaN and Infinity", "Foundation's JSONDecoder: dataCorrupted at $",
+                "Sensor(readings: [1 21.5, 2 nan, 3 inf])",
+                "repair $.readings[1].value: expected Double, found number NaN; acceptedNonFiniteNumber",
+                "repair $.readings[2].value: expected Double, found number Infinity; acceptedNonFiniteNumber",
+            ],
             ["Part 2. An app calls BadBackend", "http://127.0.0.1:"],
-            ["▸ Envelope A succeeds", "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
-             "log:   info GET /a/products/1 → 200 in ", "alert: none"],
+            [
+                "▸ Envelope A succeeds", "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
+                "log:   info GET /a/products/1 → 200 in ", "alert: none",
+            ],
             ["▸ Envelope B succeeds", "app:   StudyGroup(id: 7, name: Calculus B, teamCode: K7Q2, memberCount: 3)", "alert: none"],
             ["▸ Envelope C succeeds", "app:   [Product] × 3: iPhone 17, AirPods, 特製商品", "alert: none"],
-            ["▸ Envelope A fails with a module code", "app:   .server(.module(.wrongTeamCode))",
-             #"server → module StudyGroupCode.wrongTeamCode (11210005) → "Wrong team code""#,
-             "alert: Couldn't Complete Request", "That team code doesn't exist.", "1. OK (cancel)"],
-            ["▸ Envelope B fails with a general code: maintenance", "app:   .server(.general(.maintenance))",
-             "alert: Service Unavailable", "1. OK (cancel)"],
-            ["▸ Envelope C fails, breaks its shape", #"app:   .server(.unknown(77777, "Something new went wrong"))"#,
-             "alert: Couldn't Complete Request"],
-            ["▸ A dirty payload", "(4 repairs in response.repairs)",
-             #"log:   warning Repaired $.data.id while decoding Product: coerced (expected Int, found string "1")"#,
-             #"warning Repaired $.data.inStock while decoding Product: coerced (expected Bool, found string "true")"#,
-             ", 1 attempt, 4 repairs", "alert: none"],
-            ["▸ A token expires under 5 parallel requests: exactly one refresh", "app:   Account(id: 1, name: Ada) × 5",
-             "log:   info POST /b/auth/sign-in → 200", "info POST /b/auth/refresh → 200", "info GET /b/account → 200 in ",
-             "server: 1 refresh for 5 requests", "POST /b/auth/refresh with refresh-1", "GET /b/account with access-2 × 5",
-             "alert: none"],
-            ["▸ HTTP 503 twice, then the answer", "app:   Product(id: 1,", ", 3 attempts, 0 repairs [retries: status.503,status.503]",
-             "alert: none"],
-            ["▸ HTTP 429 with Retry-After: 30", #"app:   .http(429 → code 42900 "Too Many Requests")"#,
-             "[retries: status.429,status.429]", "alert: Too Many Requests", "You can try again in 30 seconds.", "1. OK (cancel)"],
-            ["▸ An outage opens the circuit breaker; a probe closes it", "call 1: .http(503", "call 2: .client(.circuitOpen)",
-             "alert: Service Unavailable", "You can try again in 20 seconds.", "call 3: Product(id: 2,",
-             "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests"],
-            ["▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
-             "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)"],
+            [
+                "▸ Envelope A fails with a module code", "app:   .server(.module(.wrongTeamCode))",
+                #"server → module StudyGroupCode.wrongTeamCode (11210005) → "Wrong team code""#,
+                "alert: Couldn't Complete Request", "That team code doesn't exist.", "1. OK (cancel)",
+            ],
+            [
+                "▸ Envelope B fails with a general code: maintenance", "app:   .server(.general(.maintenance))",
+                "alert: Service Unavailable", "1. OK (cancel)",
+            ],
+            [
+                "▸ Envelope C fails, breaks its shape", #"app:   .server(.unknown(77777, "Something new went wrong"))"#,
+                "alert: Couldn't Complete Request",
+            ],
+            [
+                "▸ A dirty payload", "(4 repairs in response.repairs)",
+                #"log:   warning Repaired $.data.id while decoding Product: coerced (expected Int, found string "1")"#,
+                #"warning Repaired $.data.inStock while decoding Product: coerced (expected Bool, found string "true")"#,
+                ", 1 attempt, 4 repairs", "alert: none",
+            ],
+            [
+                "▸ A token expires under 5 parallel requests: exactly one refresh", "app:   Account(id: 1, name: Ada) × 5",
+                "log:   info POST /b/auth/sign-in → 200", "info POST /b/auth/refresh → 200", "info GET /b/account → 200 in ",
+                "server: 1 refresh for 5 requests", "POST /b/auth/refresh with refresh-1", "GET /b/account with access-2 × 5",
+                "alert: none",
+            ],
+            [
+                "▸ HTTP 503 twice, then the answer", "app:   Product(id: 1,", ", 3 attempts, 0 repairs [retries: status.503,status.503]",
+                "alert: none",
+            ],
+            [
+                "▸ HTTP 429 with Retry-After: 30", #"app:   .http(429 → code 42900 "Too Many Requests")"#,
+                "[retries: status.429,status.429]", "alert: Too Many Requests", "You can try again in 30 seconds.", "1. OK (cancel)",
+            ],
+            [
+                "▸ An outage opens the circuit breaker; a probe closes it", "call 1: .http(503", "call 2: .client(.circuitOpen)",
+                "alert: Service Unavailable", "You can try again in 20 seconds.", "call 3: Product(id: 2,",
+                "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests",
+            ],
+            [
+                "▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
+                "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)",
+            ],
         ]
         var position = text.startIndex
         for fact in facts.joined() {

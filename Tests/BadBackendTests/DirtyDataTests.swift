@@ -1,5 +1,6 @@
 import BackstopTestSupport
 import BadBackend
+import Foundation
 import Testing
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
@@ -10,7 +11,10 @@ struct DirtyDataTests {
     func numbersAsStrings() async throws {
         try await withBackend { _, url in
             let product = try await HTTP.fetch(url, "/scenarios/numbers-as-strings/b/products/1")
-            #expect(product.text == #"{"code":200,"msg":"OK","data":{"id":"1","name":"iPhone 17","price":"999.5","inStock":"true","stock":"12","category":"phone","tags":["new","5g"]}}"#)
+            #expect(
+                product.text
+                    == #"{"code":200,"msg":"OK","data":{"id":"1","name":"iPhone 17","price":"999.5","inStock":"true","stock":"12","category":"phone","tags":["new","5g"]}}"#
+            )
             let group = try await HTTP.fetch(url, "/scenarios/numbers-as-strings/b/study-groups/7")
             #expect(group.value(at: "data.id") as? String == "7")
             #expect(group.value(at: "data.memberCount") as? String == "3")
@@ -23,7 +27,10 @@ struct DirtyDataTests {
     func nullsAndMissingFields() async throws {
         try await withBackend { _, url in
             let product = try await HTTP.fetch(url, "/scenarios/nulls-and-missing-fields/b/products/1")
-            #expect(product.text == #"{"code":200,"msg":"OK","data":{"id":1,"name":"iPhone 17","price":null,"inStock":true,"category":"phone","tags":["new","5g"]}}"#)
+            #expect(
+                product.text
+                    == #"{"code":200,"msg":"OK","data":{"id":1,"name":"iPhone 17","price":null,"inStock":true,"category":"phone","tags":["new","5g"]}}"#
+            )
             let group = try await HTTP.fetch(url, "/scenarios/nulls-and-missing-fields/a/study-groups/7")
             #expect(group.value(at: "result.data.teamCode") is NSNull)
             #expect(group.value(at: "result.data.memberCount") == nil)
@@ -60,5 +67,3 @@ struct DirtyDataTests {
         }
     }
 }
-
-import Foundation

@@ -20,14 +20,19 @@ struct EchoAndSizeTests {
             #expect(answer.value(at: "data.body.id") as? Int == 3)
             #expect(answer.value(at: "data.body.name") as? String == "Três")
             let log = await backend.requestLog.entries
-            #expect(log == [LoggedRequest(method: "PUT", path: "/b/echo/items/3?q=1", credential: nil, attempt: 1, scenario: nil,
-                                          body: Data(body.utf8))])
+            #expect(
+                log == [
+                    LoggedRequest(
+                        method: "PUT", path: "/b/echo/items/3?q=1", credential: nil, attempt: 1, scenario: nil,
+                        body: Data(body.utf8))
+                ])
         }
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("The echo takes any method and credential; a body that is not JSON comes back as text, none as null",
-          arguments: ["GET", "POST", "PATCH", "DELETE"])
+    @Test(
+        "The echo takes any method and credential; a body that is not JSON comes back as text, none as null",
+        arguments: ["GET", "POST", "PATCH", "DELETE"])
     func echoAnyRequest(method: String) async throws {
         try await withBackend { _, url in
             let plain = try await HTTP.fetch(url, "/a/echo", method: method, token: "not-a-token")

@@ -1,12 +1,13 @@
 import BackstopTestSupport
 import BadBackend
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import ServiceLifecycle
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Starting and stopping")

@@ -1,10 +1,11 @@
 import BackstopTestSupport
 import BadBackend
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // BadBackend, like Hummingbird 2, needs macOS 14 or iOS 17: each test says so.
 @Suite("Faults at random, replayed from a seed")

@@ -17,15 +17,19 @@ struct RequestLogTests {
             _ = try await HTTP.fetch(url, "/scenarios/http-503/a/products")
             _ = try await AuthTests.refresh(url, tokens.refresh)
             let entries = await backend.requestLog.entries
-            #expect(entries == [
-                LoggedRequest(method: "POST", path: "/b/auth/sign-in", credential: nil, attempt: 1, scenario: nil,
-                              body: Data(#"{"username":"ada","password":"x"}"#.utf8)),
-                LoggedRequest(method: "GET", path: "/b/products/1?lang=en", credential: "access-1", attempt: 1, scenario: nil),
-                LoggedRequest(method: "GET", path: "/b/products/1", credential: "access-1", attempt: 2, scenario: nil),
-                LoggedRequest(method: "GET", path: "/scenarios/http-503/a/products", credential: nil, attempt: 1, scenario: .httpStatus(503)),
-                LoggedRequest(method: "POST", path: "/b/auth/refresh", credential: "refresh-1", attempt: 1, scenario: nil,
-                              body: Data(#"{"refreshToken":"refresh-1"}"#.utf8)),
-            ])
+            #expect(
+                entries == [
+                    LoggedRequest(
+                        method: "POST", path: "/b/auth/sign-in", credential: nil, attempt: 1, scenario: nil,
+                        body: Data(#"{"username":"ada","password":"x"}"#.utf8)),
+                    LoggedRequest(method: "GET", path: "/b/products/1?lang=en", credential: "access-1", attempt: 1, scenario: nil),
+                    LoggedRequest(method: "GET", path: "/b/products/1", credential: "access-1", attempt: 2, scenario: nil),
+                    LoggedRequest(
+                        method: "GET", path: "/scenarios/http-503/a/products", credential: nil, attempt: 1, scenario: .httpStatus(503)),
+                    LoggedRequest(
+                        method: "POST", path: "/b/auth/refresh", credential: "refresh-1", attempt: 1, scenario: nil,
+                        body: Data(#"{"refreshToken":"refresh-1"}"#.utf8)),
+                ])
             #expect(entries[3].description == "GET /scenarios/http-503/a/products attempt 1 scenario http-503")
         }
     }
@@ -69,8 +73,11 @@ struct RequestLogTests {
             #expect(earlier.path == "/b/products/1")
             let slow = Task { try await HTTP.fetch(url, "/scenarios/slow/b/products/2") }
             let arrived = try await backend.requestLog.arrival(where: { $0.scenario == .slow })
-            #expect(arrived == LoggedRequest(method: "GET", path: "/scenarios/slow/b/products/2", credential: nil, attempt: 1,
-                                             scenario: .slow))
+            #expect(
+                arrived
+                    == LoggedRequest(
+                        method: "GET", path: "/scenarios/slow/b/products/2", credential: nil, attempt: 1,
+                        scenario: .slow))
             // Past the deadline, not onto it: a test clock keeps waiting a sleep that starts at its deadline.
             await clock.advance(by: .seconds(31))
             #expect(try await slow.value.status == 200)

@@ -1,7 +1,8 @@
 import BadBackend
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One answer as a client received it over real HTTP.
@@ -29,7 +30,9 @@ struct Fetched {
 
 enum HTTP {
     /// Sends one request over loopback with URLSession, as an app would.
-    static func fetch(_ base: URL, _ path: String, method: String = "GET", token: String? = nil, json: String? = nil) async throws -> Fetched {
+    static func fetch(_ base: URL, _ path: String, method: String = "GET", token: String? = nil, json: String? = nil) async throws
+        -> Fetched
+    {
         guard let url = URL(string: base.absoluteString + path) else { throw BadPath(path: path) }
         var request = URLRequest(url: url, timeoutInterval: 20)
         request.httpMethod = method

@@ -1,6 +1,6 @@
 import Backstop
-import BackstopTestSupport
 import BackstopJSON
+import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation
@@ -21,7 +21,10 @@ struct CodeReadingMiddlewareTests {
             let log = RepairLog()
             let client = APIClient<GeneralCode>(
                 baseURL: url, contract: EnvelopeContract.b, decoder: ResilientJSONDecoder(reporter: log),
-                pipeline: quietPipeline { $0.generalCodes = GeneralCodeEvents(); $0.timeout = .seconds(30) },
+                pipeline: quietPipeline {
+                    $0.generalCodes = GeneralCodeEvents()
+                    $0.timeout = .seconds(30)
+                },
                 transport: TransportKind.asyncHTTPClient.make())
             let endpoint = Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/\(scenario.name)/b/study-groups/7")
             let result: Result<APIResponse<StudyGroup>, StudyGroupError>

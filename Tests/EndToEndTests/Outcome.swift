@@ -1,6 +1,6 @@
 import Backstop
-import BackstopTestSupport
 import BackstopJSON
+import BackstopTestSupport
 import BadBackend
 import Foundation
 
@@ -38,15 +38,17 @@ struct Outcome: Equatable, CustomStringConvertible {
             received = .payload(response.payload, repairs: response.repairs.map { "\($0.path) \($0.found.kind) \($0.action)" })
             alert = nil
         case .failure(let error):
-            received = switch error {
-            case .server(let serverError): .server(serverError)
-            case .http(let failure):
-                .http(status: failure.status.code, code: failure.code?.intValue, message: failure.message,
-                      retryAfter: failure.headerFields[.retryAfter], body: String(decoding: failure.body, as: UTF8.self))
-            case .decoding(let failure): .decoding(failure.part, path: failure.path, failure.problem)
-            case .transport(let failure): .transport(failure.reason)
-            case .client: .other(error.description)
-            }
+            received =
+                switch error {
+                case .server(let serverError): .server(serverError)
+                case .http(let failure):
+                    .http(
+                        status: failure.status.code, code: failure.code?.intValue, message: failure.message,
+                        retryAfter: failure.headerFields[.retryAfter], body: String(decoding: failure.body, as: UTF8.self))
+                case .decoding(let failure): .decoding(failure.part, path: failure.path, failure.problem)
+                case .transport(let failure): .transport(failure.reason)
+                case .client: .other(error.description)
+                }
             alert = RecoveryPolicy().alert(for: error, locale: Locale(identifier: "en")).map {
                 Alert(category: $0.category, actions: $0.actions.map(\.id))
             }
@@ -61,16 +63,24 @@ extension Outcome {
     static func expected(for scenario: Scenario) -> Outcome {
         switch scenario {
         case .dirty(.numbersAsStrings):
-            return Outcome(.payload(.seven, repairs: [
-                "$.data.id string coerced", "$.data.memberCount string coerced", "$.data.members[0].id string coerced",
-                "$.data.members[1].id string coerced", "$.data.members[2].id string coerced",
-            ]))
+            return Outcome(
+                .payload(
+                    .seven,
+                    repairs: [
+                        "$.data.id string coerced", "$.data.memberCount string coerced", "$.data.members[0].id string coerced",
+                        "$.data.members[1].id string coerced", "$.data.members[2].id string coerced",
+                    ]))
         case .dirty(.nullsAndMissingFields):
             var group = StudyGroup.seven
             group.teamCode = ""
             group.memberCount = 0
-            return Outcome(.payload(group, repairs: ["$.data.teamCode null defaultedBecauseNull",
-                                                     "$.data.memberCount missing defaultedBecauseMissing"]))
+            return Outcome(
+                .payload(
+                    group,
+                    repairs: [
+                        "$.data.teamCode null defaultedBecauseNull",
+                        "$.data.memberCount missing defaultedBecauseMissing",
+                    ]))
         case .dirty(.unknownEnumValues):
             var group = StudyGroup.seven
             group.role = .unknown
@@ -79,49 +89,63 @@ extension Outcome {
             // The broken member, {"id":null,"nickname":42}, is one lenient decoding can mend.
             var group = StudyGroup.seven
             group.members[1] = StudyGroup.Member(id: 0, nickname: "42")
-            return Outcome(.payload(group, repairs: ["$.data.members[1].id null defaultedBecauseNull",
-                                                     "$.data.members[1].nickname number coerced"]))
+            return Outcome(
+                .payload(
+                    group,
+                    repairs: [
+                        "$.data.members[1].id null defaultedBecauseNull",
+                        "$.data.members[1].nickname number coerced",
+                    ]))
         case .general(let code):
-            let (message, category, actions): (String, RecoveryCategory, [RecoveryAction.ID]) = switch code {
-            case .tokenExpired: ("Token expired", .unauthorized, [.signIn, .cancel])
-            case .signInRequired: ("Please sign in", .unauthorized, [.signIn, .cancel])
-            case .maintenance: ("Down for maintenance", .unavailable, [.dismiss])
-            case .rateLimited: ("Too many requests", .rateLimited, [.dismiss])
-            }
+            let (message, category, actions): (String, RecoveryCategory, [RecoveryAction.ID]) =
+                switch code {
+                case .tokenExpired: ("Token expired", .unauthorized, [.signIn, .cancel])
+                case .signInRequired: ("Please sign in", .unauthorized, [.signIn, .cancel])
+                case .maintenance: ("Down for maintenance", .unavailable, [.dismiss])
+                case .rateLimited: ("Too many requests", .rateLimited, [.dismiss])
+                }
             return Outcome(.server(.general(code, message: message)), alert: category, actions)
         case .studyGroup(let code):
             return Outcome(.server(.module(code, message: studyGroupMessages[code])), alert: .rejectedInput, [.dismiss])
         case .unknownCode:
-            return Outcome(.server(.unknown(RawServerCode(77_777), message: "Something new went wrong")),
-                           alert: .rejectedInput, [.dismiss])
+            return Outcome(
+                .server(.unknown(RawServerCode(77_777), message: "Something new went wrong")),
+                alert: .rejectedInput, [.dismiss])
         case .hostileMessage:
             // Kept as received in the error; what an alert shows of it is `UntrustedText.forUser`'s.
-            return Outcome(.server(.unknown(RawServerCode(77_777), message: Scenario.hostileText)),
-                           alert: .rejectedInput, [.dismiss])
+            return Outcome(
+                .server(.unknown(RawServerCode(77_777), message: Scenario.hostileText)),
+                alert: .rejectedInput, [.dismiss])
         case .httpStatus(let status):
-            let (reason, category, actions): (String, RecoveryCategory, [RecoveryAction.ID]) = switch status {
-            case 400: ("Bad Request", .rejectedInput, [.dismiss])
-            case 401: ("Unauthorized", .unauthorized, [.signIn, .cancel])
-            case 403: ("Forbidden", .forbidden, [.dismiss])
-            case 404: ("Not Found", .notFound, [.dismiss])
-            case 408: ("Request Timeout", .timedOut, [.retry, .cancel])
-            case 409: ("Conflict", .rejectedInput, [.dismiss])
-            case 429: ("Too Many Requests", .rateLimited, [.dismiss])
-            case 500: ("Internal Server Error", .serverFailure, [.retry, .cancel])
-            case 501: ("Not Implemented", .serverFailure, [.retry, .cancel])
-            case 502: ("Bad Gateway", .serverFailure, [.retry, .cancel])
-            case 503: ("Service Unavailable", .unavailable, [.dismiss])
-            default: ("Gateway Timeout", .timedOut, [.retry, .cancel])
-            }
-            return Outcome(.http(status: status, code: status * 100, message: reason, retryAfter: status == 429 ? "1" : nil,
-                                 body: #"{"code":\#(status * 100),"msg":"\#(reason)","data":null}"#),
-                           alert: category, actions)
+            let (reason, category, actions): (String, RecoveryCategory, [RecoveryAction.ID]) =
+                switch status {
+                case 400: ("Bad Request", .rejectedInput, [.dismiss])
+                case 401: ("Unauthorized", .unauthorized, [.signIn, .cancel])
+                case 403: ("Forbidden", .forbidden, [.dismiss])
+                case 404: ("Not Found", .notFound, [.dismiss])
+                case 408: ("Request Timeout", .timedOut, [.retry, .cancel])
+                case 409: ("Conflict", .rejectedInput, [.dismiss])
+                case 429: ("Too Many Requests", .rateLimited, [.dismiss])
+                case 500: ("Internal Server Error", .serverFailure, [.retry, .cancel])
+                case 501: ("Not Implemented", .serverFailure, [.retry, .cancel])
+                case 502: ("Bad Gateway", .serverFailure, [.retry, .cancel])
+                case 503: ("Service Unavailable", .unavailable, [.dismiss])
+                default: ("Gateway Timeout", .timedOut, [.retry, .cancel])
+                }
+            return Outcome(
+                .http(
+                    status: status, code: status * 100, message: reason, retryAfter: status == 429 ? "1" : nil,
+                    body: #"{"code":\#(status * 100),"msg":"\#(reason)","data":null}"#),
+                alert: category, actions)
         case .htmlErrorPage:
-            return Outcome(.http(status: 502, code: nil, message: nil, retryAfter: nil, body: """
-                <!DOCTYPE html>
-                <html><head><title>502 Bad Gateway</title></head>
-                <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
-                """), alert: .serverFailure, [.retry, .cancel])
+            return Outcome(
+                .http(
+                    status: 502, code: nil, message: nil, retryAfter: nil,
+                    body: """
+                        <!DOCTYPE html>
+                        <html><head><title>502 Bad Gateway</title></head>
+                        <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
+                        """), alert: .serverFailure, [.retry, .cancel])
         case .emptyBody:
             return Outcome(.decoding(.body, path: "$", .emptyBody), alert: .unreadableResponse, [.dismiss])
         case .truncatedBody:

@@ -31,15 +31,20 @@ struct ScenarioTests {
             let outcome = Outcome(await call.value)
             #expect(outcome == Outcome.expected(for: scenario))
             let log = await backend.requestLog.entries
-            #expect(log == [LoggedRequest(method: "GET", path: "/scenarios/\(scenario.name)/b/study-groups/7", credential: nil,
-                                          attempt: 1, scenario: scenario)])
+            #expect(
+                log == [
+                    LoggedRequest(
+                        method: "GET", path: "/scenarios/\(scenario.name)/b/study-groups/7", credential: nil,
+                        attempt: 1, scenario: scenario)
+                ])
         }
     }
 
     /// Each style's success and failure: C's failure moves the message out of its shape.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("Envelopes A, B and C, succeeding and failing",
-          arguments: EnvelopeStyle.allCases.flatMap { style in TransportKind.allCases.map { (style, $0) } })
+    @Test(
+        "Envelopes A, B and C, succeeding and failing",
+        arguments: EnvelopeStyle.allCases.flatMap { style in TransportKind.allCases.map { (style, $0) } })
     func envelopes(_ style: EnvelopeStyle, _ transport: TransportKind) async throws {
         try await withBackend { _, url in
             let client = makeClient(url, transport, contract: .style(style))
@@ -55,18 +60,26 @@ struct ScenarioTests {
     }
 
     /// The scenarios the default retry rules retry: the second attempt gets the clean answer.
-    static let retriedScenarios: [Scenario] = Scenario.httpStatuses.filter { [408, 429, 500, 502, 503, 504].contains($0) }.map(Scenario.httpStatus)
+    static let retriedScenarios: [Scenario] =
+        Scenario.httpStatuses.filter { [408, 429, 500, 502, 503, 504].contains($0) }.map(Scenario.httpStatus)
         + [.htmlErrorPage, .general(.rateLimited), .connectionClosedMidBody]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("What the retry rules retry recovers on the second attempt",
-          arguments: retriedScenarios.flatMap { scenario in TransportKind.allCases.map { (scenario, $0) } })
+    @Test(
+        "What the retry rules retry recovers on the second attempt",
+        arguments: retriedScenarios.flatMap { scenario in TransportKind.allCases.map { (scenario, $0) } })
     func retried(_ scenario: Scenario, _ transport: TransportKind) async throws {
         try await withBackend { backend, url in
-            let client = makeClient(url, transport, pipeline: quietPipeline { $0.retry = .default; $0.clock = ImmediateClock() })
+            let client = makeClient(
+                url, transport,
+                pipeline: quietPipeline {
+                    $0.retry = .default
+                    $0.clock = ImmediateClock()
+                })
             let response = try await client.response(
-                for: Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/\(scenario.name)/b/study-groups/7",
-                                                          query: [URLQueryItem(name: "failures", value: "1")]))
+                for: Endpoint<StudyGroup, StudyGroupCode>(
+                    .get, "scenarios/\(scenario.name)/b/study-groups/7",
+                    query: [URLQueryItem(name: "failures", value: "1")]))
             #expect(response.payload == .seven)
             #expect(response.attempts == 2)
             #expect(await backend.requestLog.entries.map(\.scenario) == [scenario, nil])
@@ -76,9 +89,16 @@ struct ScenarioTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("What the rules do not retry is asked once", arguments: TransportKind.allCases)
     func notRetried(_ transport: TransportKind) async throws {
-        let once = Scenario.all.filter { !Self.retriedScenarios.contains($0) && $0.group != .dirtyData && $0 != .wrongContentType && $0 != .slow }
+        let once = Scenario.all.filter {
+            !Self.retriedScenarios.contains($0) && $0.group != .dirtyData && $0 != .wrongContentType && $0 != .slow
+        }
         try await withBackend { backend, url in
-            let client = makeClient(url, transport, pipeline: quietPipeline { $0.retry = .default; $0.clock = ImmediateClock() })
+            let client = makeClient(
+                url, transport,
+                pipeline: quietPipeline {
+                    $0.retry = .default
+                    $0.clock = ImmediateClock()
+                })
             for scenario in once {
                 let endpoint = Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/\(scenario.name)/b/study-groups/7")
                 await #expect(throws: StudyGroupError.self, Comment(rawValue: scenario.name)) { try await client.send(endpoint) }

@@ -22,6 +22,7 @@ struct StudyGroup: Decodable, Sendable, Equatable {
     var members: [Member]
 
     /// Study group 7 as served clean.
-    static let seven = StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", role: .owner, memberCount: 3,
-                                  members: [Member(id: 1, nickname: "Ada"), Member(id: 2, nickname: "Grace"), Member(id: 3, nickname: "Linus")])
+    static let seven = StudyGroup(
+        id: 7, name: "Calculus B", teamCode: "K7Q2", role: .owner, memberCount: 3,
+        members: [Member(id: 1, nickname: "Ada"), Member(id: 2, nickname: "Grace"), Member(id: 3, nickname: "Linus")])
 }

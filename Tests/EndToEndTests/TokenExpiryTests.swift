@@ -27,8 +27,9 @@ struct TokenExpiryTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("The token-expired code in a 200 or a 401",
-          arguments: ExpiredTokenAnswer.allCases.flatMap { answer in TransportKind.allCases.map { (answer, $0) } })
+    @Test(
+        "The token-expired code in a 200 or a 401",
+        arguments: ExpiredTokenAnswer.allCases.flatMap { answer in TransportKind.allCases.map { (answer, $0) } })
     func expired(_ answer: ExpiredTokenAnswer, _ transport: TransportKind) async throws {
         let serverClock = TestClock()
         let configuration = BadBackend.Configuration(accessTokenLifetime: .seconds(60), expiredToken: answer)

@@ -26,8 +26,9 @@ public func makeClient(
     contract: EnvelopeContract = .b,
     pipeline: ClientPipeline = quietPipeline()
 ) -> APIClient<GeneralCode> {
-    APIClient<GeneralCode>(baseURL: baseURL, contract: contract, decoder: ResilientJSONDecoder(), pipeline: pipeline,
-                           transport: transport.make())
+    APIClient<GeneralCode>(
+        baseURL: baseURL, contract: contract, decoder: ResilientJSONDecoder(), pipeline: pipeline,
+        transport: transport.make())
 }
 
 /// A pipeline that tests start from: no logging, no metrics, no retries, no timeout, and a

@@ -24,8 +24,9 @@ extension EnvelopeContract {
     /// BadBackend's style B.
     public static let b = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
     /// BadBackend's style C, whose failures move the message.
-    public static let c = EnvelopeContract(code: "statusCode", message: ["message", "result.message"], payload: "result.data",
-                                           success: .codes([200]))
+    public static let c = EnvelopeContract(
+        code: "statusCode", message: ["message", "result.message"], payload: "result.data",
+        success: .codes([200]))
 
     /// The contract for one of BadBackend's styles.
     public static func style(_ style: EnvelopeStyle) -> EnvelopeContract {

@@ -2,13 +2,14 @@ import AsyncHTTPClient
 import Backstop
 import BackstopAsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The two transports every HTTP behaviour is checked with.
 public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

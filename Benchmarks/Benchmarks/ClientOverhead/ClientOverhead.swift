@@ -43,8 +43,9 @@ let benchmarks: @Sendable () -> Void = {
                 }
             } setup: {
                 let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
-                return try await contender.prepare(transport: transport.make(), server: server, path: "items/7",
-                                                   expecting: Item(id: 7, name: "Item 7"))
+                return try await contender.prepare(
+                    transport: transport.make(), server: server, path: "items/7",
+                    expecting: Item(id: 7, name: "Item 7"))
             }
         }
     }
@@ -56,9 +57,12 @@ let benchmarks: @Sendable () -> Void = {
         let overMiddlewares = BenchmarkMetric.custom("APIClient+middlewares over raw (‰)", useScalingFactor: false)
         let overChild = BenchmarkMetric.custom("raw+childTask over raw (‰)", useScalingFactor: false)
         let overTimeout = BenchmarkMetric.custom("APIClient+timeout over raw (‰)", useScalingFactor: false)
-        Benchmark("client/\(transport.rawValue)/interleaved",
-                  configuration: .init(metrics: [overClient, overMiddlewares, overChild, overTimeout], warmupIterations: 1,
-                                       maxDuration: .seconds(20), maxIterations: 9)) { (benchmark: Benchmark, requests: [Request]) async throws in
+        Benchmark(
+            "client/\(transport.rawValue)/interleaved",
+            configuration: .init(
+                metrics: [overClient, overMiddlewares, overChild, overTimeout], warmupIterations: 1,
+                maxDuration: .seconds(20), maxIterations: 9)
+        ) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
                 var times = [[Duration]](repeating: [], count: requests.count)
                 for round in 0..<300 {
@@ -80,8 +84,10 @@ let benchmarks: @Sendable () -> Void = {
             let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
             var requests: [Request] = []
             for contender in Contender.allCases {
-                requests.append(try await contender.prepare(transport: transport.make(), server: server, path: "items/7",
-                                                            expecting: Item(id: 7, name: "Item 7")))
+                requests.append(
+                    try await contender.prepare(
+                        transport: transport.make(), server: server, path: "items/7",
+                        expecting: Item(id: 7, name: "Item 7")))
             }
             return requests
         }
@@ -95,8 +101,9 @@ let benchmarks: @Sendable () -> Void = {
             }
         } setup: {
             let items = (0..<1_000).map { Item(id: $0, name: "Item \($0)") }
-            return try await contender.prepare(transport: InMemoryTransport(payload: items), server: InMemoryTransport.baseURL,
-                                               path: "items", expecting: items)
+            return try await contender.prepare(
+                transport: InMemoryTransport(payload: items), server: InMemoryTransport.baseURL,
+                path: "items", expecting: items)
         }
     }
 }
@@ -168,13 +175,16 @@ enum Contender: String, CaseIterable {
         let request: @Sendable () async throws -> Payload
         switch self {
         case .raw, .rawInChildTask:
-            let httpRequest = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/" + path,
-                                          headerFields: [.accept: "application/json"])
+            let httpRequest = HTTPRequest(
+                method: .get, scheme: nil, authority: nil, path: "/" + path,
+                headerFields: [.accept: "application/json"])
             let raw: @Sendable () async throws -> Payload = {
                 let (response, body) = try await transport.send(httpRequest, body: nil, baseURL: server, operationID: "GET \(path)")
                 let data = try await Data(collecting: body ?? HTTPBody(), upTo: 10 << 20)
-                return try backendB.unwrap(Payload.self, from: data, response: response, decoder: decoder,
-                                           throwing: APIError<NoModuleCodes, NoModuleCodes>.self).value
+                return try backendB.unwrap(
+                    Payload.self, from: data, response: response, decoder: decoder,
+                    throwing: APIError<NoModuleCodes, NoModuleCodes>.self
+                ).value
             }
             // The same in a child task started at once, as APIClient runs each exchange so its
             // timeout can cancel it: what that task alone costs, thread hop included.
@@ -201,8 +211,9 @@ enum Contender: String, CaseIterable {
                 pipeline.metrics = RequestMetrics()
             }
             if self == .clientWithTimeout { pipeline.timeout = .seconds(60) }
-            let client = APIClient<NoModuleCodes>(baseURL: server, contract: backendB, decoder: decoder,
-                                                  pipeline: pipeline, transport: transport)
+            let client = APIClient<NoModuleCodes>(
+                baseURL: server, contract: backendB, decoder: decoder,
+                pipeline: pipeline, transport: transport)
             let endpoint = Endpoint<Payload, NoModuleCodes>(.get, path)
             request = { try await client.send(endpoint) }
         }
@@ -224,17 +235,19 @@ enum LocalServer {
         router.get("items/:id") { _, context in
             let id = context.parameters.get("id", as: Int.self) ?? 0
             let body = #"{"code":200,"msg":"OK","data":{"id":\#(id),"name":"Item \#(id)"}}"#
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var quiet = Logger(label: "bench-server")
         quiet.logLevel = .critical
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in
-                                  continuation.yield(channel.localAddress?.port ?? 0)
-                                  continuation.finish()
-                              }, logger: quiet)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            }, logger: quiet)
         Task { try await app.run() }
         var port = 0
         for await value in ports { port = value }

@@ -5,8 +5,8 @@
 // "unwrap1k/A|B|C" unwrap the same 1,000 items from each envelope. Compare each with "bare".
 
 import Backstop
-import BenchmarkPayloads
 import Benchmark
+import BenchmarkPayloads
 import Foundation
 
 /// The envelope shapes of seed 001, and no envelope at all.
@@ -24,8 +24,10 @@ enum UnwrapShape: String, CaseIterable, Sendable {
         case .bare: nil
         case .a: EnvelopeContract(code: "statusCode", message: ["message"], payload: "result.data", success: .codes([200]))
         case .b: EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
-        case .c: EnvelopeContract(code: "statusCode", message: ["message", "result.message"],
-                                  payload: "result.data", success: .codes([200]))
+        case .c:
+            EnvelopeContract(
+                code: "statusCode", message: ["message", "result.message"],
+                payload: "result.data", success: .codes([200]))
         }
     }
 
@@ -57,8 +59,10 @@ func registerEnvelopeUnwrapping() {
             if let contract = shape.contract {
                 let response = HTTPResponse(status: .ok)
                 decode = {
-                    try contract.unwrap([Product].self, from: $0, response: response, decoder: decoder,
-                                        throwing: UnwrapError.self).value
+                    try contract.unwrap(
+                        [Product].self, from: $0, response: response, decoder: decoder,
+                        throwing: UnwrapError.self
+                    ).value
                 }
             } else {
                 decode = { try decoder.decode([Product].self, from: $0) }
@@ -70,8 +74,9 @@ func registerEnvelopeUnwrapping() {
                 throw VerificationFailure("unwrap1k/\(shape.rawValue) failed: \(error)")
             }
             if decoded != items {
-                throw VerificationFailure("unwrap1k/\(shape.rawValue) decoded something other than the generated items\n"
-                    + firstDifference(decoded, items))
+                throw VerificationFailure(
+                    "unwrap1k/\(shape.rawValue) decoded something other than the generated items\n"
+                        + firstDifference(decoded, items))
             }
             trimHeap()
             return Prepared(data: data, decode: decode)

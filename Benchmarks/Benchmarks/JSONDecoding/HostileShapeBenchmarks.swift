@@ -2,8 +2,8 @@
 // sizes. The table to read is time against n: a linear decoder doubles its time when n doubles.
 
 import BackstopJSON
-import BenchmarkPayloads
 import Benchmark
+import BenchmarkPayloads
 import Foundation
 
 func registerHostileShapes() {

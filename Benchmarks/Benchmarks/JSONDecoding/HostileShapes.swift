@@ -23,8 +23,10 @@ enum HostileShape: String, CaseIterable, Sendable {
             return "{" + (0..<n).map { #""k\#($0)":1"# }.joined(separator: ",") + #","a":1}"#
         case .sharedPrefixKeys:
             // Same length, same first and last eight bytes: keys only the middle tells apart.
-            let prefix = String(repeating: "p", count: 40), suffix = String(repeating: "s", count: 16)
-            return "{" + (0..<n).map { #""\#(prefix)\#(String(format: "%08d", $0))\#(suffix)":1"# }
+            let prefix = String(repeating: "p", count: 40)
+            let suffix = String(repeating: "s", count: 16)
+            return "{"
+                + (0..<n).map { #""\#(prefix)\#(String(format: "%08d", $0))\#(suffix)":1"# }
                 .joined(separator: ",") + #","a":1}"#
         case .longDigits:
             return "[1." + String(repeating: "1234567890", count: n / 10) + "]"

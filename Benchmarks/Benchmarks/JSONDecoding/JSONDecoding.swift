@@ -11,12 +11,12 @@
 // The measured closure does nothing but decode the already-loaded bytes.
 
 import BackstopJSON
-import BenchmarkPayloads
 import Benchmark
+import BenchmarkPayloads
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let benchmarks: @Sendable () -> Void = {
@@ -109,8 +109,9 @@ func registerDecoding<T: Decodable & Equatable>(
             throw VerificationFailure("Foundation.JSONDecoder failed to decode \(payload) as \(T.self): \(String(reflecting: error))")
         }
         if let expected, reference != expected() {
-            throw VerificationFailure("\(payload): Foundation decoded something other than the generated items\n"
-                + firstDifference(reference, expected()))
+            throw VerificationFailure(
+                "\(payload): Foundation decoded something other than the generated items\n"
+                    + firstDifference(reference, expected()))
         }
         switch contender {
         case .foundation:
@@ -125,12 +126,14 @@ func registerDecoding<T: Decodable & Equatable>(
                 throw VerificationFailure("\(contender.rawValue) failed to decode \(payload) as \(T.self): \(String(reflecting: error))")
             }
             if report.value != reference {
-                throw VerificationFailure("\(contender.rawValue) decoded \(payload) differently from Foundation\n"
-                    + firstDifference(report.value, reference))
+                throw VerificationFailure(
+                    "\(contender.rawValue) decoded \(payload) differently from Foundation\n"
+                        + firstDifference(report.value, reference))
             }
             if !report.repairs.isEmpty {
-                throw VerificationFailure("\(contender.rawValue) made \(report.repairs.count) repairs on valid \(payload), e.g.\n"
-                    + report.repairs.prefix(5).map { "  \($0)" }.joined(separator: "\n"))
+                throw VerificationFailure(
+                    "\(contender.rawValue) made \(report.repairs.count) repairs on valid \(payload), e.g.\n"
+                        + report.repairs.prefix(5).map { "  \($0)" }.joined(separator: "\n"))
             }
         }
         trimHeap()
@@ -180,13 +183,15 @@ func registerDirtyEnvelope() {
         }
         let expected = Envelope(code: 200, msg: "OK", data: EnvelopeData(items: EnvelopePayload.expectedLenientDirtyItems()))
         if report.value != expected {
-            throw VerificationFailure("BackstopJSON.lenient repaired envelope20k.dirty into something unexpected\n"
-                + firstDifference(report.value, expected))
+            throw VerificationFailure(
+                "BackstopJSON.lenient repaired envelope20k.dirty into something unexpected\n"
+                    + firstDifference(report.value, expected))
         }
         if report.repairs.count != EnvelopePayload.brokenItemCount {
-            throw VerificationFailure("BackstopJSON.lenient reported \(report.repairs.count) repairs on envelope20k.dirty, "
-                + "expected \(EnvelopePayload.brokenItemCount), e.g.\n"
-                + report.repairs.prefix(10).map { "  \($0)" }.joined(separator: "\n"))
+            throw VerificationFailure(
+                "BackstopJSON.lenient reported \(report.repairs.count) repairs on envelope20k.dirty, "
+                    + "expected \(EnvelopePayload.brokenItemCount), e.g.\n"
+                    + report.repairs.prefix(10).map { "  \($0)" }.joined(separator: "\n"))
         }
         trimHeap()
         return Prepared(data: data, decode: Contender.lenient.decoder(for: Envelope.self))
@@ -200,7 +205,8 @@ struct VerificationFailure: Error, CustomStringConvertible {
 
 /// The first line where the `dump`s of two values differ, with a little context.
 func firstDifference<T>(_ actual: T, _ expected: T) -> String {
-    var a = "", e = ""
+    var a = ""
+    var e = ""
     dump(actual, to: &a)
     dump(expected, to: &e)
     let al = a.split(separator: "\n", omittingEmptySubsequences: false)
@@ -218,9 +224,9 @@ func firstDifference<T>(_ actual: T, _ expected: T) -> String {
 /// export, so it is looked up at run time) so the resident-memory metrics see the decode, not setup.
 func trimHeap() {
     #if canImport(Glibc)
-    typealias MallocTrim = @convention(c) (Int) -> Int32
-    if let symbol = dlsym(nil, "malloc_trim") {
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-    }
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(nil, "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        }
     #endif
 }

@@ -3,8 +3,8 @@
 // repair is (dirty − clean) / 100,000; `compare.py` prints it per kind.
 
 import BackstopJSON
-import BenchmarkPayloads
 import Benchmark
+import BenchmarkPayloads
 import Foundation
 
 enum RepairKind: String, CaseIterable, Sendable {

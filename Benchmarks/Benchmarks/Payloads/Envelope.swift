@@ -42,11 +42,11 @@ package enum EnvelopePayload {
 
     /// The ways a dirty item is broken, in rotation.
     package enum Breakage: Int, CaseIterable {
-        case idAsString        // "id":"123"          -> coerced to 123
-        case priceAsString     // "price":"12.5"      -> coerced to 12.5
-        case missingCategory   // no "category" key   -> defaulted to ""
-        case nullName          // "name":null         -> defaulted to ""
-        case inStockAsNumberOrString // 1 / 0 / "true" / "false" -> coerced to Bool
+        case idAsString  // "id":"123"          -> coerced to 123
+        case priceAsString  // "price":"12.5"      -> coerced to 12.5
+        case missingCategory  // no "category" key   -> defaulted to ""
+        case nullName  // "name":null         -> defaulted to ""
+        case inStockAsNumberOrString  // 1 / 0 / "true" / "false" -> coerced to Bool
     }
 
     package static func breakage(ofItem index: Int) -> Breakage? {
@@ -106,7 +106,8 @@ package enum EnvelopePayload {
             fields.append(broken == .priceAsString ? #""price":"\#(price)""# : #""price":\#(price)"#)
             if broken == .inStockAsNumberOrString {
                 // Alternate between the numeric and the string spellings.
-                let spelled = (i / (dirtyStride * Breakage.allCases.count)) % 2 == 0
+                let spelled =
+                    (i / (dirtyStride * Breakage.allCases.count)) % 2 == 0
                     ? (item.inStock ? "1" : "0")
                     : (item.inStock ? #""true""# : #""false""#)
                 fields.append(#""inStock":\#(spelled)"#)
@@ -141,7 +142,11 @@ package enum EnvelopePayload {
     }
 
     private static func timestamp(_ i: Int) -> String {
-        let day = i % 28 + 1, month = i % 12 + 1, hour = i % 24, minute = (i * 13) % 60, second = (i * 17) % 60
+        let day = i % 28 + 1
+        let month = i % 12 + 1
+        let hour = i % 24
+        let minute = (i * 13) % 60
+        let second = (i * 17) % 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "2025-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))Z"
     }

@@ -49,7 +49,8 @@ package struct Profile: Codable, Equatable, Sendable {
     var lastSeenIP: String?
     var referrer: String?
 
-    package static let json = Data(#"""
+    package static let json = Data(
+        #"""
         {"id":1048576,"username":"ada.lovelace","displayName":"Ada Lovelace","email":"ada@example.com",\#
         "phone":"+44 20 7946 0958","verified":true,"premium":false,"followers":18342,"following":211,\#
         "rating":4.87,"balance":1250.75,"bio":"Analyst of engines, writer of the first published program. \#

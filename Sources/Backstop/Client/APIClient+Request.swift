@@ -18,8 +18,10 @@ extension APIClient {
             if request.headerFields[.contentType] == nil { request.headerFields[.contentType] = encoded.contentType }
             return (request, HTTPBody(encoded.data))
         } catch {
-            throw .client(ClientFailure(.unencodableBody, detail: "the body of \(endpoint.operationID) could not be encoded: \(error)",
-                                        underlying: error))
+            throw .client(
+                ClientFailure(
+                    .unencodableBody, detail: "the body of \(endpoint.operationID) could not be encoded: \(error)",
+                    underlying: error))
         }
     }
 }

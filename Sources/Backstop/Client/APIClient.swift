@@ -99,9 +99,10 @@ public struct APIClient<General: ServerCode>: Sendable {
         do throws(APIError<General, Module>) {
             let (made, body) = try makeRequest(for: endpoint)
             request = made
-            let call = CallOptions(operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
-                                   requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
-                                   codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
+            let call = CallOptions(
+                operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
+                requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
+                codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
             let answer: Answer
             do {
                 answer = try await pipeline.exchange(made, body: body, baseURL: baseURL, call: call, record: record, send: send)
@@ -110,20 +111,24 @@ public struct APIClient<General: ServerCode>: Sendable {
             }
             status = answer.response.status
             // The pipeline parsed the body to read its code; decoding reads the same parse.
-            let report = try contract.unwrap(Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
-                                             response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
-            result = .success(APIResponse(status: answer.response.status, headerFields: answer.response.headerFields,
-                                          payload: report.value, repairs: report.repairs,
-                                          attempts: record.attempts, duration: ContinuousClock.now - start))
+            let report = try contract.unwrap(
+                Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
+                response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
+            result = .success(
+                APIResponse(
+                    status: answer.response.status, headerFields: answer.response.headerFields,
+                    payload: report.value, repairs: report.repairs,
+                    attempts: record.attempts, duration: ContinuousClock.now - start))
         } catch {
             if case .http(let failure) = error { status = failure.status }
             result = .failure(error)
         }
         if pipeline.observes {
-            var outcome = RequestOutcome(method: endpoint.method, path: request?.path ?? endpoint.path,
-                                         operationID: endpoint.operationID, status: status,
-                                         duration: ContinuousClock.now - start, attempts: record.attempts,
-                                         retries: record.retries, repairs: 0)
+            var outcome = RequestOutcome(
+                method: endpoint.method, path: request?.path ?? endpoint.path,
+                operationID: endpoint.operationID, status: status,
+                duration: ContinuousClock.now - start, attempts: record.attempts,
+                retries: record.retries, repairs: 0)
             switch result {
             case .success(let response): outcome.repairs = response.repairs.count
             case .failure(let error): outcome.fail(with: error)

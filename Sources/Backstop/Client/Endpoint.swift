@@ -82,7 +82,8 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         self.retry = retry
         self.isIdempotent = isIdempotent
         self.requiresAuthentication = requiresAuthentication
-        self.operationID = operationID
+        self.operationID =
+            operationID
             ?? (path.contains("{") ? "\(method.rawValue) \(path)" : OperationName.bounded(method.rawValue, path))
     }
 
@@ -101,8 +102,9 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         requiresAuthentication: Bool = true,
         operationID: String? = nil
     ) {
-        self.init(method, path, pathParameters: pathParameters, query: query, headerFields: headerFields, body: .json(body), contract: contract,
-                  timeout: timeout, retry: retry, isIdempotent: isIdempotent,
-                  requiresAuthentication: requiresAuthentication, operationID: operationID)
+        self.init(
+            method, path, pathParameters: pathParameters, query: query, headerFields: headerFields, body: .json(body), contract: contract,
+            timeout: timeout, retry: retry, isIdempotent: isIdempotent,
+            requiresAuthentication: requiresAuthentication, operationID: operationID)
     }
 }

@@ -28,7 +28,8 @@ enum RequestPath {
         }
         // Joined as URLSessionTransport joins them, so what passes here passes there.
         guard hasValidEscapes(text), let components = URLComponents(string: text),
-              var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true), base.host != nil else { return nil }
+            var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true), base.host != nil
+        else { return nil }
         base.percentEncodedPath += components.percentEncodedPath
         base.percentEncodedQuery = components.percentEncodedQuery
         return base.url == nil ? nil : text
@@ -56,8 +57,8 @@ enum RequestPath {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: ":"),
-             UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
             true
         default:
             false

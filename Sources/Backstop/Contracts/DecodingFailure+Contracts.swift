@@ -16,17 +16,21 @@ extension DecodingFailure {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            self.init(.payload, at: JSONPath.string(context.codingPath + [key]), .missing,
-                      detail: context.debugDescription, excerpt: excerpt)
+            self.init(
+                .payload, at: JSONPath.string(context.codingPath + [key]), .missing,
+                detail: context.debugDescription, excerpt: excerpt)
         case .valueNotFound(let type, let context):
-            self.init(.payload, at: JSONPath.string(context.codingPath), .null,
-                      detail: "expected \(type): \(context.debugDescription)", excerpt: excerpt)
+            self.init(
+                .payload, at: JSONPath.string(context.codingPath), .null,
+                detail: "expected \(type): \(context.debugDescription)", excerpt: excerpt)
         case .typeMismatch(_, let context):
-            self.init(.payload, at: JSONPath.string(context.codingPath), .wrongType,
-                      detail: context.debugDescription, excerpt: excerpt)
+            self.init(
+                .payload, at: JSONPath.string(context.codingPath), .wrongType,
+                detail: context.debugDescription, excerpt: excerpt)
         case .dataCorrupted(let context):
-            self.init(.payload, at: JSONPath.string(context.codingPath), .invalidValue,
-                      detail: context.debugDescription, excerpt: excerpt)
+            self.init(
+                .payload, at: JSONPath.string(context.codingPath), .invalidValue,
+                detail: context.debugDescription, excerpt: excerpt)
         @unknown default:
             self.init(.payload, at: payload.jsonPath, .invalidValue, detail: String(describing: error), excerpt: excerpt)
         }

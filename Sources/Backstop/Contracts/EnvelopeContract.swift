@@ -140,8 +140,9 @@ public struct EnvelopeContract: ResponseContract, Hashable {
         default:
             break
         }
-        throw DecodingFailure(.code, at: codePath, .wrongType,
-                              detail: "expected a whole number or a string, found \(body.kind(at: codePath.members))", in: body)
+        throw DecodingFailure(
+            .code, at: codePath, .wrongType,
+            detail: "expected a whole number or a string, found \(body.kind(at: codePath.members))", in: body)
     }
 
     private func readFlag(at path: EnvelopePath, in body: ParsedJSON, repairs: inout [Repair]) throws(DecodingFailure) -> Bool {

@@ -105,7 +105,8 @@ extension ResponseContract {
         // 204 and 205 have no body by definition, so there is no envelope to read.
         if status == .noContent || status == .resetContent {
             do {
-                return DecodingReport(value: try Self.absent(type, at: .root, because: "\(status.code) has no content", excerpt: ""), repairs: [])
+                return DecodingReport(
+                    value: try Self.absent(type, at: .root, because: "\(status.code) has no content", excerpt: ""), repairs: [])
             } catch {
                 throw .decoding(error)
             }

@@ -52,7 +52,8 @@ extension APIError: CustomStringConvertible {
         while index < path.endIndex {
             let character = path[index]
             if character == "[", let close = path[index...].firstIndex(of: "]"),
-               path.index(after: index) < close, path[path.index(after: index)..<close].allSatisfy(\.isASCIIDigit) {
+                path.index(after: index) < close, path[path.index(after: index)..<close].allSatisfy(\.isASCIIDigit)
+            {
                 result += "[*]"
                 index = path.index(after: close)
             } else {

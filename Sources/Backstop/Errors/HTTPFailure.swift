@@ -25,8 +25,10 @@ public struct HTTPFailure: Sendable, Hashable, CustomStringConvertible {
     ///   - body: The body as received.
     ///   - code: The envelope's business code, when the body had one.
     ///   - message: The envelope's message, when the body had one.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
-                code: RawServerCode? = nil, message: String? = nil) {
+    public init(
+        status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
+        code: RawServerCode? = nil, message: String? = nil
+    ) {
         self.status = status
         self.headerFields = headerFields
         self.body = body

@@ -4,7 +4,8 @@
 /// matches `case ok = 200` as well as `case ok = "200"`. Text that is not a plain decimal
 /// number (`"E1001"`, `"007"`) stays text.
 public struct RawServerCode: Sendable, Hashable, CustomStringConvertible,
-    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral
+{
     /// The code as a number, when it is one.
     public let intValue: Int?
     /// The code as text; `"200"` for the number 200.

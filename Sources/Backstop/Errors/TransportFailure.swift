@@ -95,7 +95,7 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
         typealias Code = URLError.Code
         switch code {
         case Code.notConnectedToInternet.rawValue, Code.dataNotAllowed.rawValue,
-             Code.internationalRoamingOff.rawValue, Code.callIsActive.rawValue:
+            Code.internationalRoamingOff.rawValue, Code.callIsActive.rawValue:
             return .offline
         case Code.timedOut.rawValue:
             return .timedOut
@@ -108,9 +108,9 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
         case Code.networkConnectionLost.rawValue:
             return .connectionLost
         case Code.secureConnectionFailed.rawValue, Code.serverCertificateHasBadDate.rawValue,
-             Code.serverCertificateUntrusted.rawValue, Code.serverCertificateHasUnknownRoot.rawValue,
-             Code.serverCertificateNotYetValid.rawValue, Code.clientCertificateRejected.rawValue,
-             Code.clientCertificateRequired.rawValue:
+            Code.serverCertificateUntrusted.rawValue, Code.serverCertificateHasUnknownRoot.rawValue,
+            Code.serverCertificateNotYetValid.rawValue, Code.clientCertificateRejected.rawValue,
+            Code.clientCertificateRequired.rawValue:
             return .tlsFailure
         default:
             return .other

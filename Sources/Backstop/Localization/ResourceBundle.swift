@@ -10,11 +10,11 @@ enum ResourceBundle {
         let names = ["Backstop_Backstop.bundle", "Backstop_Backstop.resources"]
         let code = Bundle(for: Token.self)
         let folders = [
-            Bundle.main.resourceURL,                                 // apps
-            Bundle.main.bundleURL,                                   // Linux tests and tools
+            Bundle.main.resourceURL,  // apps
+            Bundle.main.bundleURL,  // Linux tests and tools
             Bundle.main.executableURL?.deletingLastPathComponent(),  // `swift run`
             code.resourceURL,
-            code.bundleURL.deletingLastPathComponent(),              // beside an .xctest bundle
+            code.bundleURL.deletingLastPathComponent(),  // beside an .xctest bundle
         ].compactMap { $0 }
         for folder in folders {
             for name in names {

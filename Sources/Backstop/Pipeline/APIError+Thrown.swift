@@ -6,8 +6,10 @@ extension APIError {
         switch error {
         case let error as APIError<General, Module>: self = error
         case let failure as TransportFailure:
-            self = Task.isCancelled ? .transport(TransportFailure(.cancelled, underlying: failure.underlying?.error))
-                                    : .transport(failure)
+            self =
+                Task.isCancelled
+                ? .transport(TransportFailure(.cancelled, underlying: failure.underlying?.error))
+                : .transport(failure)
         case let failure as ClientFailure: self = .client(failure)
         case let session as AuthenticationError: self = .client(session.failure)
         // A refresh that failed transiently: the caller gets the refresh's own failure.
@@ -19,8 +21,11 @@ extension APIError {
             }
         default:
             // Whatever a transport throws once its task is cancelled, the cause is the cancellation.
-            if Task.isCancelled { self = .transport(TransportFailure(.cancelled, underlying: error)) }
-            else { self = .transport(TransportFailure(error)) }
+            if Task.isCancelled {
+                self = .transport(TransportFailure(.cancelled, underlying: error))
+            } else {
+                self = .transport(TransportFailure(error))
+            }
         }
     }
 }

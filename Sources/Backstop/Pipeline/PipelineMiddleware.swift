@@ -71,10 +71,12 @@ public struct PipelineMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let start = ContinuousClock.now
         let record = CallRecord()
-        let call = CallOptions(operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
-                               codes: codes)
-        var outcome = RequestOutcome(method: request.method, path: request.path ?? "", operationID: operationID, status: nil,
-                                     duration: .zero, attempts: 0, retries: [], repairs: 0)
+        let call = CallOptions(
+            operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
+            codes: codes)
+        var outcome = RequestOutcome(
+            method: request.method, path: request.path ?? "", operationID: operationID, status: nil,
+            duration: .zero, attempts: 0, retries: [], repairs: 0)
         do {
             let body = try await BodyCollection.replayable(body, upTo: pipeline.maximumResponseBytes)
             let answer = try await withoutActuallyEscaping(next) { next in

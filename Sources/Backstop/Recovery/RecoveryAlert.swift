@@ -26,8 +26,10 @@ public struct RecoveryAlert: Sendable, Identifiable, Equatable {
     var messageWithoutWait: String
 
     /// An alert; usually made by ``RecoveryPolicy/alert(for:locale:)`` instead.
-    public init(id: UUID = UUID(), category: RecoveryCategory, title: String, message: String,
-                actions: [RecoveryAction], retryAfter: Duration? = nil, error: some Error & Hashable & Sendable) {
+    public init(
+        id: UUID = UUID(), category: RecoveryCategory, title: String, message: String,
+        actions: [RecoveryAction], retryAfter: Duration? = nil, error: some Error & Hashable & Sendable
+    ) {
         self.id = id
         self.category = category
         self.title = title

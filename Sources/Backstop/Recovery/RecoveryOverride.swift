@@ -24,8 +24,10 @@ public struct RecoveryOverride: Sendable, Hashable {
     ///   - titleKey: The catalog key of the title.
     ///   - messageKey: The catalog key of the message.
     ///   - actions: The buttons, most likely choice first.
-    public init(category: RecoveryCategory? = nil, titleKey: String? = nil, messageKey: String? = nil,
-                actions: [RecoveryAction]? = nil) {
+    public init(
+        category: RecoveryCategory? = nil, titleKey: String? = nil, messageKey: String? = nil,
+        actions: [RecoveryAction]? = nil
+    ) {
         self.category = category
         self.titleKey = titleKey
         self.messageKey = messageKey

@@ -59,11 +59,13 @@ public struct RecoveryPolicy: Sendable {
         let locale = locale ?? MessageCatalog.preferredLocale
         let languages = MessageCatalog.languageTags(for: locale)
 
-        let title = (specific?.titleKey ?? general?.titleKey).flatMap { text(for: $0, languages) }
+        let title =
+            (specific?.titleKey ?? general?.titleKey).flatMap { text(for: $0, languages) }
             ?? text(for: category.titleKey, languages) ?? category.fallbackTitle
-        let message = (specific?.messageKey ?? general?.messageKey).flatMap { key in
-            error.specificMessage(for: key, languages: languages, catalog: catalog)
-        } ?? error.userMessage(locale: locale, catalog: catalog)
+        let message =
+            (specific?.messageKey ?? general?.messageKey).flatMap { key in
+                error.specificMessage(for: key, languages: languages, catalog: catalog)
+            } ?? error.userMessage(locale: locale, catalog: catalog)
         var retryAfter: Duration?
         switch error {
         case .http(let failure): retryAfter = RetryAfter.duration(in: failure.headerFields)

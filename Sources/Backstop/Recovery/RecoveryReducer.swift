@@ -26,7 +26,8 @@ public enum RecoveryReducer<Request: Equatable & Sendable> {
 
         case .choose(let actionID, let alertID):
             guard let shown = state.shown, shown.alert.id == alertID,
-                  let chosen = shown.alert.actions.first(where: { $0.id == actionID }) else { return (state, .none) }
+                let chosen = shown.alert.actions.first(where: { $0.id == actionID })
+            else { return (state, .none) }
             state.closeShown()
             switch chosen.id {
             case .retry: return (state, shown.requests.isEmpty ? .none : .retry(shown.requests))

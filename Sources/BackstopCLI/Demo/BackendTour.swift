@@ -78,8 +78,9 @@ struct BackendTour {
         }
 
         func refresh(_ credential: Tokens) async throws -> Tokens {
-            try await refresher.send(Endpoint<Tokens, NoModuleCodes>(
-                .post, "b/auth/refresh", body: ["refreshToken": credential.refreshToken], requiresAuthentication: false))
+            try await refresher.send(
+                Endpoint<Tokens, NoModuleCodes>(
+                    .post, "b/auth/refresh", body: ["refreshToken": credential.refreshToken], requiresAuthentication: false))
         }
 
         func secrets(of credential: Tokens) -> [String] { [credential.accessToken, credential.refreshToken] }
@@ -93,9 +94,10 @@ struct BackendTour {
     static let retryPolicy = RetryPolicy(exponentialBackoffScale: .milliseconds(50), maximumRetryAfter: .milliseconds(100))
 
     /// The app's own wording for one of its codes.
-    static let catalog = MessageCatalog.builtIn.merging(MessageCatalog([
-        "en": ["server.11210005": "That team code doesn't exist."],
-    ]))
+    static let catalog = MessageCatalog.builtIn.merging(
+        MessageCatalog([
+            "en": ["server.11210005": "That team code doesn't exist."]
+        ]))
 
     let terminal: Terminal
     let baseURL: URL
@@ -118,49 +120,64 @@ struct BackendTour {
 
     /// The steps that need the server running.
     func showServedSteps() async {
-        await step("Envelope A succeeds",
-                   #"{"statusCode":200,"message":"success","result":{"data":…}}: the contract finds the payload at result.data."#,
-                   .a, Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))
-        await step("Envelope B succeeds", #"{"code":200,"msg":"OK","data":…}"#,
-                   .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "b/study-groups/7"))
-        await step("Envelope C succeeds", #"{"statusCode":200,"result":{"data":…}}, here a list"#,
-                   .c, Endpoint<[Product], NoModuleCodes>(.get, "c/products"),
-                   show: { "[Product] × \($0.count): " + $0.map(\.name).joined(separator: ", ") })
-        await step("Envelope A fails with a module code: the study group's \"wrong team code\"",
-                   "The feature declares its own codes; its switch matches .wrongTeamCode, and the app's catalog words the message.",
-                   .a, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/wrong-team-code/a/study-groups/7"))
-        await step("Envelope B fails with a general code: maintenance",
-                   "The same study-group call. General codes are matched before module codes, so the app handles maintenance once, for every feature.",
-                   .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/maintenance/b/study-groups/7"))
-        await step("Envelope C fails, breaks its shape, and sends a code nobody declared",
-                   #"{"statusCode":77777,"result":{"message":"…"}}: the contract looks for the message at message, then result.message, and keeps the unknown code."#,
-                   .c, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/unknown-code/c/study-groups/7"))
-        await step("A dirty payload: numbers and a flag sent as strings",
-                   "Lenient decoding repairs what loses nothing and reports each repair to engineers: the path, what was found, what was done.",
-                   .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/numbers-as-strings/b/products/1"))
+        await step(
+            "Envelope A succeeds",
+            #"{"statusCode":200,"message":"success","result":{"data":…}}: the contract finds the payload at result.data."#,
+            .a, Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))
+        await step(
+            "Envelope B succeeds", #"{"code":200,"msg":"OK","data":…}"#,
+            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "b/study-groups/7"))
+        await step(
+            "Envelope C succeeds", #"{"statusCode":200,"result":{"data":…}}, here a list"#,
+            .c, Endpoint<[Product], NoModuleCodes>(.get, "c/products"),
+            show: { "[Product] × \($0.count): " + $0.map(\.name).joined(separator: ", ") })
+        await step(
+            "Envelope A fails with a module code: the study group's \"wrong team code\"",
+            "The feature declares its own codes; its switch matches .wrongTeamCode, and the app's catalog words the message.",
+            .a, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/wrong-team-code/a/study-groups/7"))
+        await step(
+            "Envelope B fails with a general code: maintenance",
+            "The same study-group call. General codes are matched before module codes, so the app handles maintenance once, for every feature.",
+            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/maintenance/b/study-groups/7"))
+        await step(
+            "Envelope C fails, breaks its shape, and sends a code nobody declared",
+            #"{"statusCode":77777,"result":{"message":"…"}}: the contract looks for the message at message, then result.message, and keeps the unknown code."#,
+            .c, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/unknown-code/c/study-groups/7"))
+        await step(
+            "A dirty payload: numbers and a flag sent as strings",
+            "Lenient decoding repairs what loses nothing and reports each repair to engineers: the path, what was found, what was done.",
+            .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/numbers-as-strings/b/products/1"))
         await tokenRefreshStep()
-        await step("HTTP 503 twice, then the answer",
-                   "The pipeline's retry stage sends a GET again after a 503, up to 2 retries. This demo's policy backs off 50 ms at most; the default, up to 0.5 s, doubling.",
-                   .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-503/b/products/1",
-                                                        query: [URLQueryItem(name: "failures", value: "2")]))
-        await step("HTTP 429 with Retry-After: 30, every time",
-                   "The client waits what Retry-After asks, up to the policy's maximumRetryAfter: 60 s by default, 100 ms in this demo. After 3 attempts the app gets the 429, and the alert says when to try again.",
-                   .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-429/b/products/1",
-                                                        query: [URLQueryItem(name: "retryAfter", value: "30")]))
+        await step(
+            "HTTP 503 twice, then the answer",
+            "The pipeline's retry stage sends a GET again after a 503, up to 2 retries. This demo's policy backs off 50 ms at most; the default, up to 0.5 s, doubling.",
+            .b,
+            Endpoint<Product, NoModuleCodes>(
+                .get, "scenarios/http-503/b/products/1",
+                query: [URLQueryItem(name: "failures", value: "2")]))
+        await step(
+            "HTTP 429 with Retry-After: 30, every time",
+            "The client waits what Retry-After asks, up to the policy's maximumRetryAfter: 60 s by default, 100 ms in this demo. After 3 attempts the app gets the 429, and the alert says when to try again.",
+            .b,
+            Endpoint<Product, NoModuleCodes>(
+                .get, "scenarios/http-429/b/products/1",
+                query: [URLQueryItem(name: "retryAfter", value: "30")]))
         await outageStep()
     }
 
     /// An outage opens the circuit breaker, calls fail on the device with an alert that says
     /// when, and a probe closes it when the backend is back.
     private func outageStep() async {
-        begin("An outage opens the circuit breaker; a probe closes it",
-              "BadBackend answers 503 to the first 4 requests. The breaker opens at half of 4 attempts, for 20 s: "
-              + "calls then fail on the device, without a request, and the alert says when. The demo skips the wait.")
+        begin(
+            "An outage opens the circuit breaker; a probe closes it",
+            "BadBackend answers 503 to the first 4 requests. The breaker opens at half of 4 attempts, for 20 s: "
+                + "calls then fail on the device, without a request, and the alert says when. The demo skips the wait.")
         let clock = TestClock()
         let breaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(20), clock: clock, logger: nil)
         let client = client(.b, circuitBreaker: breaker)
-        let endpoint = Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-503/b/products/2",
-                                                        query: [URLQueryItem(name: "failures", value: "4")])
+        let endpoint = Endpoint<Product, NoModuleCodes>(
+            .get, "scenarios/http-503/b/products/2",
+            query: [URLQueryItem(name: "failures", value: "4")])
         let before = await backend.requestLog.entries.count
         var lines: [String] = []
         var lastError: APIError<AppCode, NoModuleCodes>?
@@ -176,7 +193,11 @@ struct BackendTour {
                 lines.append("call \(call): " + terminal.paint(Self.received(error), .bad))
                 lastError = error
             }
-            if call == 2, let lastError { block("app", lines); block("alert", alertLines(for: lastError)); lines = [] }
+            if call == 2, let lastError {
+                block("app", lines)
+                block("alert", alertLines(for: lastError))
+                lines = []
+            }
         }
         block("app", lines)
         block("log", logLines())
@@ -193,9 +214,10 @@ struct BackendTour {
 
     /// The step that needs the server stopped.
     func showRefusedConnection() async {
-        await step("A refused connection",
-                   "BadBackend has stopped and nothing listens on its port. The client retries a refused connection twice, then gives up.",
-                   .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"))
+        await step(
+            "A refused connection",
+            "BadBackend has stopped and nothing listens on its port. The client retries a refused connection twice, then gives up.",
+            .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"))
     }
 
     private func step<Payload, Module>(
@@ -220,18 +242,21 @@ struct BackendTour {
     /// it: one refresh, each request replayed, and what BadBackend's request log saw.
     private func tokenRefreshStep() async {
         let lifetime = backend.configuration.accessTokenLifetime.components.seconds
-        begin("A token expires under \(Self.parallelRequests) parallel requests: exactly one refresh",
-              "The app signs in; then BadBackend's clock jumps past the token's \(lifetime) s lifetime (the demo skips the wait), "
-              + "and \(Self.parallelRequests) requests start at once with the expired token. The session runs one refresh "
-              + "and replays each request that heard \"token expired\" with the new token.")
+        begin(
+            "A token expires under \(Self.parallelRequests) parallel requests: exactly one refresh",
+            "The app signs in; then BadBackend's clock jumps past the token's \(lifetime) s lifetime (the demo skips the wait), "
+                + "and \(Self.parallelRequests) requests start at once with the expired token. The session runs one refresh "
+                + "and replays each request that heard \"token expired\" with the new token.")
         let logged = await backend.requestLog.entries.count
         let refresher = client(.b)
         let results: [Result<Account, APIError<AppCode, NoModuleCodes>>]
         do {
-            let tokens = try await refresher.send(Endpoint<Tokens, NoModuleCodes>(
-                .post, "b/auth/sign-in", body: ["user": "ada"], requiresAuthentication: false))
-            let auth = AuthSession(authenticator: TokenAuthenticator(refresher: refresher), credential: tokens,
-                                   clock: backendClock)
+            let tokens = try await refresher.send(
+                Endpoint<Tokens, NoModuleCodes>(
+                    .post, "b/auth/sign-in", body: ["user": "ada"], requiresAuthentication: false))
+            let auth = AuthSession(
+                authenticator: TokenAuthenticator(refresher: refresher), credential: tokens,
+                clock: backendClock)
             await backendClock.advance(by: backend.configuration.accessTokenLifetime + .seconds(1))
             let app = client(.b, session: auth)
             results = await withTaskGroup { group in
@@ -259,8 +284,10 @@ struct BackendTour {
         block("log", logLines())
         let seen = await backend.requestLog.entries.dropFirst(logged)
         let refreshes = seen.count { $0.path.hasSuffix("/auth/refresh") }
-        block("server", ["\(refreshes) refresh\(refreshes == 1 ? "" : "es") for \(Self.parallelRequests) requests; BadBackend's request log:"]
-              + Self.runs(seen.map { UntrustedText.escaped($0.method + " " + $0.path + ($0.credential.map { " with " + $0 } ?? "")) }))
+        block(
+            "server",
+            ["\(refreshes) refresh\(refreshes == 1 ? "" : "es") for \(Self.parallelRequests) requests; BadBackend's request log:"]
+                + Self.runs(seen.map { UntrustedText.escaped($0.method + " " + $0.path + ($0.credential.map { " with " + $0 } ?? "")) }))
         for case .failure(let error) in results {
             block("alert", alertLines(for: error))
             return
@@ -296,7 +323,8 @@ struct BackendTour {
     private func block(_ label: String, _ lines: [String]) {
         let width = max(7, label.count + 2)
         for (index, line) in lines.enumerated() {
-            let prefix = index == 0 ? (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) : String(repeating: " ", count: width)
+            let prefix =
+                index == 0 ? (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) : String(repeating: " ", count: width)
             terminal.line("  " + terminal.paint(prefix, .dim) + line)
         }
     }
@@ -318,11 +346,12 @@ struct BackendTour {
     private func client(
         _ style: EnvelopeStyle, session: AuthSession<TokenAuthenticator>? = nil, circuitBreaker: CircuitBreaker? = nil
     ) -> APIClient<AppCode> {
-        let contract = switch style {
-        case .a: BuiltInContracts.a
-        case .b: BuiltInContracts.b
-        case .c: BuiltInContracts.c
-        }
+        let contract =
+            switch style {
+            case .a: BuiltInContracts.a
+            case .b: BuiltInContracts.b
+            case .c: BuiltInContracts.c
+            }
         let (clientLog, repairLog) = (clientLog, repairLog)
         let pipeline = ClientPipeline(
             logging: RequestLogging(logger: Logger(label: "backstop.client") { _ in clientLog }),

@@ -68,47 +68,51 @@ struct DemoExample {
 }
 
 extension DemoExample {
-    static var all: [DemoExample] { [
-        DemoExample(
-            "A product whose numbers arrive as strings, with a field null and one missing",
-            #"{"id":"42","name":"iPhone 17","price":"999.5","inStock":"true","stock":null}"#,
-            model: Product.self, plain: Product.self,
-            show: { "Product(id: \($0.id), name: \($0.name), price: \($0.price), inStock: \($0.inStock), stock: \($0.stock), tags: \($0.tags))" }
-        ),
-        DemoExample(
-            "A beverage the app has never heard of",
-            #"{"name":"Shubham","favouriteBeverage":"Juice"}"#,
-            model: Drinker.self, plain: PlainDrinker.self,
-            show: { "Drinker(name: \($0.name), favouriteBeverage: .\($0.favouriteBeverage))" }
-        ),
-        DemoExample(
-            "A list with one broken element",
-            #"{"items":[{"id":1,"name":"Latte"},{"id":"two?","name":"Mocha"},{"id":3,"name":"Tea"}]}"#,
-            model: Menu.self, plain: Menu.self,
-            show: { "Menu(items: \($0.items.map { "\($0.id) \($0.name)" }))" }
-        ),
-        DemoExample(
-            "A JavaScript backend cuts a string in the middle of an emoji",
-            #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"cut \ud83d"}]}"#,
-            model: Inbox.self, plain: Inbox.self, show: Inbox.show
-        ),
-        DemoExample(
-            "A legacy backend sends Latin-1 (the byte 0xE9, shown <E9>)",
-            #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"caf<E9>"}]}"#,
-            model: Inbox.self, plain: Inbox.self, show: Inbox.show
-        ),
-        DemoExample(
-            "JSON built by string concatenation, with a raw tab (shown <TAB>)",
-            #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"a<TAB>b"}]}"#,
-            model: Inbox.self, plain: Inbox.self, show: Inbox.show
-        ),
-        DemoExample(
-            "Python's json.dumps writes NaN and Infinity",
-            #"{"readings":[{"id":1,"value":21.5},{"id":2,"value":NaN},{"id":3,"value":Infinity}]}"#,
-            model: Sensor.self, plain: Sensor.self,
-            show: { "Sensor(readings: [" + $0.readings.map { "\($0.id) \($0.value)" }.joined(separator: ", ") + "])" }
-        ),
-    ] }
+    static var all: [DemoExample] {
+        [
+            DemoExample(
+                "A product whose numbers arrive as strings, with a field null and one missing",
+                #"{"id":"42","name":"iPhone 17","price":"999.5","inStock":"true","stock":null}"#,
+                model: Product.self, plain: Product.self,
+                show: {
+                    "Product(id: \($0.id), name: \($0.name), price: \($0.price), inStock: \($0.inStock), stock: \($0.stock), tags: \($0.tags))"
+                }
+            ),
+            DemoExample(
+                "A beverage the app has never heard of",
+                #"{"name":"Shubham","favouriteBeverage":"Juice"}"#,
+                model: Drinker.self, plain: PlainDrinker.self,
+                show: { "Drinker(name: \($0.name), favouriteBeverage: .\($0.favouriteBeverage))" }
+            ),
+            DemoExample(
+                "A list with one broken element",
+                #"{"items":[{"id":1,"name":"Latte"},{"id":"two?","name":"Mocha"},{"id":3,"name":"Tea"}]}"#,
+                model: Menu.self, plain: Menu.self,
+                show: { "Menu(items: \($0.items.map { "\($0.id) \($0.name)" }))" }
+            ),
+            DemoExample(
+                "A JavaScript backend cuts a string in the middle of an emoji",
+                #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"cut \ud83d"}]}"#,
+                model: Inbox.self, plain: Inbox.self, show: Inbox.show
+            ),
+            DemoExample(
+                "A legacy backend sends Latin-1 (the byte 0xE9, shown <E9>)",
+                #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"caf<E9>"}]}"#,
+                model: Inbox.self, plain: Inbox.self, show: Inbox.show
+            ),
+            DemoExample(
+                "JSON built by string concatenation, with a raw tab (shown <TAB>)",
+                #"{"messages":[{"id":1,"text":"hi"},{"id":2,"text":"a<TAB>b"}]}"#,
+                model: Inbox.self, plain: Inbox.self, show: Inbox.show
+            ),
+            DemoExample(
+                "Python's json.dumps writes NaN and Infinity",
+                #"{"readings":[{"id":1,"value":21.5},{"id":2,"value":NaN},{"id":3,"value":Infinity}]}"#,
+                model: Sensor.self, plain: Sensor.self,
+                show: { "Sensor(readings: [" + $0.readings.map { "\($0.id) \($0.value)" }.joined(separator: ", ") + "])" }
+            ),
+        ]
+    }
 }
 
 struct Product: Decodable {
@@ -121,7 +125,9 @@ struct Product: Decodable {
 }
 
 enum Beverage: String, Decodable, UnknownCaseRepresentable {
-    case coffee = "Coffee", tea = "Tea", unknown
+    case coffee = "Coffee"
+    case tea = "Tea"
+    case unknown
     static var unknownCase: Beverage { .unknown }
 }
 
@@ -132,7 +138,10 @@ struct Drinker: Decodable {
 
 /// The same model with a plain enum, as most apps declare it today.
 struct PlainDrinker: Decodable {
-    enum PlainBeverage: String, Decodable { case coffee = "Coffee", tea = "Tea" }
+    enum PlainBeverage: String, Decodable {
+        case coffee = "Coffee"
+        case tea = "Tea"
+    }
     let name: String
     let favouriteBeverage: PlainBeverage
 }

@@ -43,8 +43,9 @@ struct DemoCommand: AsyncParsableCommand {
         let tour = try await backend.withRunning { url in
             terminal.line("Part 2. An app calls BadBackend, a real HTTP server that misbehaves on purpose, at \(url).", .title)
             terminal.line("Its APIClient logs each call, retries what is worth retrying and decodes leniently.", .dim)
-            let tour = BackendTour(terminal: terminal, baseURL: url, backend: backend, backendClock: backendClock,
-                                   retryClock: retryClock)
+            let tour = BackendTour(
+                terminal: terminal, baseURL: url, backend: backend, backendClock: backendClock,
+                retryClock: retryClock)
             await tour.showServedSteps()
             return tour
         }

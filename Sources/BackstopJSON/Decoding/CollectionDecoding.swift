@@ -33,7 +33,7 @@ extension DecoderState {
                     let mark = repairCount
                     do {
                         try body(element, position)
-                    } catch where DecoderState.isAbsorbable(error) {
+                    } catch  where DecoderState.isAbsorbable(error) {
                         giveUp(element, type, IndexKey(position), .dropped, error, since: mark)
                     }
                 } else {
@@ -87,7 +87,7 @@ extension Array: TapeDecodable where Element: Decodable {
                     let mark = state.repairCount
                     do {
                         result.append(try state.element(Element.self, kind: kind, at: element, position: position))
-                    } catch where DecoderState.isAbsorbable(error) {
+                    } catch  where DecoderState.isAbsorbable(error) {
                         state.giveUp(element, Element.self, IndexKey(position), .dropped, error, since: mark)
                     }
                 } else {

@@ -21,9 +21,11 @@ extension DecoderState {
         let node = document[index]
         if node.kind == .object { return index }
         if node.kind == .null {
-            throw DecodingError.valueNotFound([String: Any].self, context(key, "Cannot get keyed decoding container -- found null value instead"))
+            throw DecodingError.valueNotFound(
+                [String: Any].self, context(key, "Cannot get keyed decoding container -- found null value instead"))
         }
-        throw DecodingError.typeMismatch([String: Any].self, context(key, "Expected to decode Dictionary<String, Any> but found \(describe(node)) instead."))
+        throw DecodingError.typeMismatch(
+            [String: Any].self, context(key, "Expected to decode Dictionary<String, Any> but found \(describe(node)) instead."))
     }
 
     func arrayIndex(at index: Int, key: (any CodingKey)?) throws -> Int {

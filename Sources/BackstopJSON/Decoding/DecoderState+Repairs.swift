@@ -22,26 +22,29 @@ extension DecoderState {
     }
 
     func recordDefault(_ type: Any.Type, _ key: (any CodingKey)?, missing: Bool) {
-        record(Repair(
-            path: .path(path, key), expected: .typeName(type),
-            found: Repair.Found(kind: missing ? .missing : .null, excerpt: missing ? "" : "null"),
-            action: missing ? .defaultedBecauseMissing : .defaultedBecauseNull))
+        record(
+            Repair(
+                path: .path(path, key), expected: .typeName(type),
+                found: Repair.Found(kind: missing ? .missing : .null, excerpt: missing ? "" : "null"),
+                action: missing ? .defaultedBecauseMissing : .defaultedBecauseNull))
     }
 
     /// ``DecodingPolicy/allowControlCharactersInStrings``: one repair per string, naming the first.
     func recordControlCharacters(_ raw: UnsafeBufferPointer<UInt8>, _ key: (any CodingKey)?) {
         guard let (first, count) = JSONString.controlCharacters(in: raw) else { return }
-        record(Repair(
-            path: .path(path, key), expected: .typeName(String.self), found: Repair.Found(kind: .string, excerpt: first),
-            action: .acceptedControlCharacter, reason: .text(Self.firstOf(count, "raw control character", "kept"))))
+        record(
+            Repair(
+                path: .path(path, key), expected: .typeName(String.self), found: Repair.Found(kind: .string, excerpt: first),
+                action: .acceptedControlCharacter, reason: .text(Self.firstOf(count, "raw control character", "kept"))))
     }
 
     /// ``DecodingPolicy/replaceInvalidUnicode``: one repair per string, naming the first ill-formed part.
     func recordInvalidUnicode(_ raw: UnsafeBufferPointer<UInt8>, _ key: (any CodingKey)?) {
         guard let (first, count) = JSONString.invalidUnicode(in: raw) else { return }
-        record(Repair(
-            path: .path(path, key), expected: .typeName(String.self), found: Repair.Found(kind: .string, excerpt: first),
-            action: .replacedInvalidUnicode, reason: .text(Self.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD"))))
+        record(
+            Repair(
+                path: .path(path, key), expected: .typeName(String.self), found: Repair.Found(kind: .string, excerpt: first),
+                action: .replacedInvalidUnicode, reason: .text(Self.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD"))))
     }
 
     /// "1 raw control character kept", or with more, which one `found` shows.
@@ -52,7 +55,8 @@ extension DecoderState {
     /// ``DecodingPolicy/allowNonFiniteNumbers``: the value of `NaN`, `Infinity` or `-Infinity` as `T`.
     func acceptNonFinite<T: BinaryFloatingPoint>(_ valueIndex: Int, as type: T.Type, _ key: (any CodingKey)?) -> T {
         let node = document[valueIndex]
-        record(Repair(path: .path(path, key), expected: .typeName(type), found: document.found(valueIndex), action: .acceptedNonFiniteNumber))
+        record(
+            Repair(path: .path(path, key), expected: .typeName(type), found: document.found(valueIndex), action: .acceptedNonFiniteNumber))
         if document.raw(node).first == UInt8(ascii: "N") { return .nan }
         return node.flags.contains(.negative) ? -.infinity : .infinity
     }
@@ -73,7 +77,7 @@ extension DecoderState {
         let mark = repairCount
         do {
             return try body()
-        } catch where Self.isAbsorbable(error) {
+        } catch  where Self.isAbsorbable(error) {
             giveUp(valueIndex, type, key, action, error, since: mark, under: path)
             return nil
         }
@@ -87,9 +91,10 @@ extension DecoderState {
         since mark: Int, under path: [PathComponent]? = nil
     ) {
         discardRepairs(from: mark)
-        record(Repair(
-            path: .path(path ?? self.path, key), expected: .typeName(type), found: document.found(valueIndex),
-            action: action, reason: .summary(error)))
+        record(
+            Repair(
+                path: .path(path ?? self.path, key), expected: .typeName(type), found: document.found(valueIndex),
+                action: action, reason: .summary(error)))
     }
 
     /// Whether an error may be absorbed by a lossy boundary: data errors, not cancellation.
@@ -98,9 +103,10 @@ extension DecoderState {
     func recordTrailingCommas() {
         for (container, _) in document.trailingCommas {
             let node = document[container]
-            record(Repair(
-                path: JSONPath.string(document.path(to: container)), expected: node.kind == .array ? "array" : "object",
-                found: Repair.Found(kind: node.jsonKind, excerpt: ","), action: .ignoredTrailingComma))
+            record(
+                Repair(
+                    path: JSONPath.string(document.path(to: container)), expected: node.kind == .array ? "array" : "object",
+                    found: Repair.Found(kind: node.jsonKind, excerpt: ","), action: .ignoredTrailingComma))
         }
     }
 }

@@ -138,9 +138,11 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func keyNotFound(_ key: Key) -> DecodingError {
-        DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: codingPath,
-            debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+        DecodingError.keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     // MARK: Decoding
@@ -223,23 +225,53 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key, type) { try state.unwrapBool($0, key) } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(key, type) { try state.unwrapString($0, key) } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(key, type) { try state.unwrapFloat($0, type, key) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(key, type) { try state.unwrapFloat($0, type, key) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try optional(key, type) { try state.unwrapString($0, key) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optional(key, type) { try state.unwrapFloat($0, type, key) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try optional(key, type) { try state.unwrapFloat($0, type, key) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optional(key, type) { try state.unwrapInteger($0, type, key) } }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
+    }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try optional(key, type) { try state.decodeNested(type, at: $0, component: .key(key), key: key) }
@@ -252,9 +284,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try scoped {
             guard let valueIndex = find(key) else {
-                throw DecodingError.keyNotFound(key, DecodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "Cannot get KeyedDecodingContainer<\(NestedKey.self)> -- no value found for key \(key) (\"\(key.stringValue)\")"))
+                throw DecodingError.keyNotFound(
+                    key,
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription:
+                            "Cannot get KeyedDecodingContainer<\(NestedKey.self)> -- no value found for key \(key) (\"\(key.stringValue)\")"
+                    ))
             }
             let objectIndex = try state.objectIndex(at: valueIndex, key: key)
             return KeyedDecodingContainer(try KeyedContainer<NestedKey>(state: state, object: objectIndex, path: memberPath(key)))
@@ -264,9 +300,11 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try scoped {
             guard let valueIndex = find(key) else {
-                throw DecodingError.keyNotFound(key, DecodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"))
+                throw DecodingError.keyNotFound(
+                    key,
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "Cannot get UnkeyedDecodingContainer -- no value found for key \(key) (\"\(key.stringValue)\")"))
             }
             return try UnkeyedContainer(state: state, array: state.arrayIndex(at: valueIndex, key: key), path: memberPath(key))
         }

@@ -102,7 +102,8 @@ extension DecoderState {
         if node.kind == .string {
             // Foundation compares the raw bytes, so an escaped spelling never matches.
             if !node.flags.contains(.escaped),
-               case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = options.floatStrategy {
+                case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = options.floatStrategy
+            {
                 let text = try string(node, key)
                 if text == positiveInfinity { return .infinity }
                 if text == negativeInfinity { return -.infinity }
@@ -121,7 +122,8 @@ extension DecoderState {
         let node = document[valueIndex]
         var coerced = false
         if node.kind == .string && allows(.numbersFromStrings) && !node.flags.contains(.escaped)
-            && Coercion.isNumber(document.raw(node)) {
+            && Coercion.isNumber(document.raw(node))
+        {
             coerced = true
         } else if node.kind != .number {
             if node.kind == .null { throw valueNotFound(Decimal.self, key) }

@@ -14,22 +14,39 @@ enum TypeKind {
     case model
 
     init(_ type: Any.Type) {
-        if type == String.self { self = .string }
-        else if type == Int.self { self = .int }
-        else if type == Double.self { self = .double }
-        else if type == Bool.self { self = .bool }
-        else if type == Float.self { self = .float }
-        else if type == Int64.self { self = .int64 }
-        else if type == [String].self { self = .stringArray }
-        else if type == [Int].self { self = .intArray }
-        else if type == [Double].self { self = .doubleArray }
-        else if type == [Int64].self { self = .int64Array }
-        else if let collection = type as? any TapeDecodable.Type { self = .collection(collection) }
-        else if type == Date.self { self = .date }
-        else if type == Data.self { self = .data }
-        else if type == URL.self { self = .url }
-        else if type == Decimal.self { self = .decimal }
-        else { self = .model }
+        if type == String.self {
+            self = .string
+        } else if type == Int.self {
+            self = .int
+        } else if type == Double.self {
+            self = .double
+        } else if type == Bool.self {
+            self = .bool
+        } else if type == Float.self {
+            self = .float
+        } else if type == Int64.self {
+            self = .int64
+        } else if type == [String].self {
+            self = .stringArray
+        } else if type == [Int].self {
+            self = .intArray
+        } else if type == [Double].self {
+            self = .doubleArray
+        } else if type == [Int64].self {
+            self = .int64Array
+        } else if let collection = type as? any TapeDecodable.Type {
+            self = .collection(collection)
+        } else if type == Date.self {
+            self = .date
+        } else if type == Data.self {
+            self = .data
+        } else if type == URL.self {
+            self = .url
+        } else if type == Decimal.self {
+            self = .decimal
+        } else {
+            self = .model
+        }
     }
 }
 

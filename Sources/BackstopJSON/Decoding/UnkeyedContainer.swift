@@ -30,8 +30,10 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     private func atEnd(_ type: Any.Type) -> DecodingError {
-        DecodingError.valueNotFound(type, DecodingError.Context(
-            codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
+        DecodingError.valueNotFound(
+            type,
+            DecodingError.Context(
+                codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
     }
 
     /// Reads the current element with `read` and moves past it, whether or not it decoded.
@@ -122,8 +124,9 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let path = (ownPath ?? state.path) + [PathComponent.index(currentIndex)]
         return try next(KeyedDecodingContainer<NestedKey>.self) { valueIndex, key, state in
-            KeyedDecodingContainer(try KeyedContainer<NestedKey>(
-                state: state, object: try state.objectIndex(at: valueIndex, key: key), path: path))
+            KeyedDecodingContainer(
+                try KeyedContainer<NestedKey>(
+                    state: state, object: try state.objectIndex(at: valueIndex, key: key), path: path))
         }
     }
 

@@ -116,8 +116,9 @@ extension JSONDocument {
                 let after = next(after: valueIndex)
                 if target >= child && target < after {
                     // Raw key text, as trailing-comma repairs have always named members.
-                    path.append(node.kind == .object
-                        ? .key(StringKey(String(decoding: raw(self[child]), as: UTF8.self))) : .index(position))
+                    path.append(
+                        node.kind == .object
+                            ? .key(StringKey(String(decoding: raw(self[child]), as: UTF8.self))) : .index(position))
                     current = valueIndex
                     found = true
                     break

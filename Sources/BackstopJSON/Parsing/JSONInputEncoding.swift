@@ -80,7 +80,9 @@ enum JSONInputEncoding {
         return try body(document)
     }
 
-    private static func transcoded(_ bytes: Slice<UnsafeRawBufferPointer>, from encoding: String.Encoding) -> Result<[UInt8], JSONParseError> {
+    private static func transcoded(_ bytes: Slice<UnsafeRawBufferPointer>, from encoding: String.Encoding) -> Result<
+        [UInt8], JSONParseError
+    > {
         guard let text = String(bytes: bytes, encoding: encoding) else {
             return .failure(JSONParseError("The data is not valid \(encoding)", offset: 0, in: UnsafeBufferPointer(start: nil, count: 0)))
         }

@@ -57,11 +57,18 @@ enum JSONNumber {
         var exponent = 0
         var negative = false
         var i = 0
-        if text.first == UInt8(ascii: "-") { negative = true; i = 1 }
+        if text.first == UInt8(ascii: "-") {
+            negative = true
+            i = 1
+        }
         var pointSeen = false
         while i < text.count {
             let c = text[i]
-            if c == UInt8(ascii: ".") { pointSeen = true } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { break } else {
+            if c == UInt8(ascii: ".") {
+                pointSeen = true
+            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                break
+            } else {
                 if pointSeen { exponent -= 1 }
                 if c != UInt8(ascii: "0") || !digits.isEmpty { digits.append(c &- 48) }
             }
@@ -71,8 +78,16 @@ enum JSONNumber {
             var e = 0
             var sign = 1
             i += 1
-            if text[i] == UInt8(ascii: "-") { sign = -1; i += 1 } else if text[i] == UInt8(ascii: "+") { i += 1 }
-            while i < text.count { e = min(e * 10 + Int(text[i] &- 48), 100_000); i += 1 }
+            if text[i] == UInt8(ascii: "-") {
+                sign = -1
+                i += 1
+            } else if text[i] == UInt8(ascii: "+") {
+                i += 1
+            }
+            while i < text.count {
+                e = min(e * 10 + Int(text[i] &- 48), 100_000)
+                i += 1
+            }
             exponent += sign * e
         }
         // Decimal's 128-bit significand holds 39 digits below 2^128, else 38; the rest are dropped.
@@ -153,9 +168,17 @@ enum JSONNumber {
         if i < count {
             i += 1
             var sign = 1
-            if text[i] == UInt8(ascii: "-") { sign = -1; i += 1 } else if text[i] == UInt8(ascii: "+") { i += 1 }
+            if text[i] == UInt8(ascii: "-") {
+                sign = -1
+                i += 1
+            } else if text[i] == UInt8(ascii: "+") {
+                i += 1
+            }
             var e = 0
-            while i < count { e = min(e * 10 + Int(text[i] &- 48), 1_000_000); i += 1 }
+            while i < count {
+                e = min(e * 10 + Int(text[i] &- 48), 1_000_000)
+                i += 1
+            }
             exponent += sign * e
         }
         if digitCount <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
@@ -205,7 +228,8 @@ enum JSONNumber {
         guard power2 > 0 else { return nil }
         // Exactly halfway between two doubles: round to even.
         if low <= 1 && exponent >= -4 && exponent <= 23 && mantissa & 3 == 1
-            && mantissa << (upperBit + 9) == high {
+            && mantissa << (upperBit + 9) == high
+        {
             mantissa &= ~1
         }
         mantissa += mantissa & 1

@@ -103,8 +103,10 @@ struct JSONScanner {
                 guard open.count < Self.maximumDepth else {
                     throw fail("Too many nested arrays or objects (more than \(Self.maximumDepth) levels)", at: position)
                 }
-                let container = OpenContainer(index: document.append(JSONNode(
-                    kind: first == UInt8(ascii: "{") ? .object : .array, flags: [], start: UInt32(position), length: 0, aux: 0)),
+                let container = OpenContainer(
+                    index: document.append(
+                        JSONNode(
+                            kind: first == UInt8(ascii: "{") ? .object : .array, flags: [], start: UInt32(position), length: 0, aux: 0)),
                     isObject: first == UInt8(ascii: "{"))
                 position += 1
                 skipWhitespace()
@@ -182,7 +184,8 @@ struct JSONScanner {
     private mutating func close(_ container: OpenContainer) {
         var flags = container.flags
         if container.isObject && container.count > 1 && !flags.contains(.slowKeys)
-            && hasRepeatedKey(object: container.index, count: Int(container.count)) {
+            && hasRepeatedKey(object: container.index, count: Int(container.count))
+        {
             flags.insert(.slowKeys)
         }
         document[container.index].flags = flags
@@ -236,7 +239,8 @@ struct JSONScanner {
                     let other = Int(table[slot])
                     probes += 1
                     if probes > maximumProbe
-                        || (document[other].aux == hash && Self.sameKey(other, key, in: document)) {
+                        || (document[other].aux == hash && Self.sameKey(other, key, in: document))
+                    {
                         repeated = true
                         break insertion
                     }
@@ -250,7 +254,10 @@ struct JSONScanner {
             key = object + 1
             for _ in 0..<inserted {
                 var slot = Int(document[key].aux) & mask
-                while table[slot] >= 0 { table[slot] = -1; slot = (slot + 1) & mask }
+                while table[slot] >= 0 {
+                    table[slot] = -1
+                    slot = (slot + 1) & mask
+                }
                 key = document.next(after: key + 1)
             }
         }
@@ -277,7 +284,8 @@ struct JSONScanner {
     private static func sameKey(_ a: Int, _ b: Int, in document: JSONDocument) -> Bool {
         let left = document.raw(document[a])
         let right = document.raw(document[b])
-        return left.count == right.count && memcmp(document.base + Int(document[a].start), document.base + Int(document[b].start), left.count) == 0
+        return left.count == right.count
+            && memcmp(document.base + Int(document[a].start), document.base + Int(document[b].start), left.count) == 0
     }
 
     /// Scans a string starting at its opening quote; returns whether it contains escapes or
@@ -293,7 +301,8 @@ struct JSONScanner {
         while true {
             while position + 8 <= end {
                 let word = UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self)
-                let special = Self.zeroByteMask(word ^ 0x2222_2222_2222_2222)
+                let special =
+                    Self.zeroByteMask(word ^ 0x2222_2222_2222_2222)
                     | Self.zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
                     | ((word &- 0x2020_2020_2020_2020) & ~word)
                 let flagged = special & 0x8080_8080_8080_8080
@@ -396,7 +405,7 @@ struct JSONScanner {
         guard position + 1 < end else { throw fail("Unterminated escape sequence", at: position) }
         switch bytes[position + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             position += 2
         case UInt8(ascii: "u"):
             guard position + 6 <= end else { throw fail("Unterminated \\u escape", at: position) }
@@ -456,8 +465,9 @@ struct JSONScanner {
             }
             skipDigits()
         }
-        _ = document.append(JSONNode(
-            kind: .number, flags: flags, start: UInt32(start), length: UInt32(position - start), aux: 0))
+        _ = document.append(
+            JSONNode(
+                kind: .number, flags: flags, start: UInt32(start), length: UInt32(position - start), aux: 0))
     }
 
     @inline(__always)

@@ -11,12 +11,20 @@ extension JSONString {
         var high: UInt8 = 0xBF
         switch bytes[i] {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: return (1, false)
         }
         var taken = 1
@@ -49,7 +57,8 @@ extension JSONString {
                 let unit = hex4(raw, at: i + 2)
                 if unit >= 0xD800 && unit < 0xDC00 && i + 12 <= raw.count
                     && raw[i + 6] == UInt8(ascii: "\\") && raw[i + 7] == UInt8(ascii: "u")
-                    && (0xDC00..<0xE000).contains(hex4(raw, at: i + 8)) {
+                    && (0xDC00..<0xE000).contains(hex4(raw, at: i + 8))
+                {
                     i += 12
                     continue
                 }

@@ -61,7 +61,8 @@ enum JSONString {
                 surrogates: if scalar >= 0xD800 && scalar < 0xDC00 {
                     guard i + 6 <= count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") else {
                         guard replacingInvalidUnicode else {
-                            return .failure(UnescapeError(reason: "Unpaired high surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
+                            return .failure(
+                                UnescapeError(reason: "Unpaired high surrogate \\u\(String(scalar, radix: 16, uppercase: true))"))
                         }
                         scalar = replacementCharacter
                         replaced = true

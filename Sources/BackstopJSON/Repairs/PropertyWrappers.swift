@@ -227,7 +227,8 @@ extension KeyedDecodingContainer {
 /// Builds and delivers the repairs the wrappers make.
 enum WrapperRepair {
     /// `rule` applied to the string another decoder reads, with that string as what was found.
-    static func coerce<Value>(fromString container: any SingleValueDecodingContainer, _ rule: (String) -> Value?) -> (Value, Repair.Found)? {
+    static func coerce<Value>(fromString container: any SingleValueDecodingContainer, _ rule: (String) -> Value?) -> (Value, Repair.Found)?
+    {
         guard let text = try? container.decode(String.self), let value = rule(text) else { return nil }
         return (value, Repair.Found(kind: .string, excerpt: text.debugDescription))
     }

@@ -27,8 +27,9 @@ actor TokenStore {
 
     func signIn() -> IssuedTokens {
         issued += 1
-        let tokens = IssuedTokens(access: "access-\(issued)", refresh: "refresh-\(issued)",
-                                  lifetimeSeconds: Int(lifetime.components.seconds))
+        let tokens = IssuedTokens(
+            access: "access-\(issued)", refresh: "refresh-\(issued)",
+            lifetimeSeconds: Int(lifetime.components.seconds))
         accessExpiry[tokens.access] = clock.elapsed() + lifetime
         liveRefreshTokens.insert(tokens.refresh)
         return tokens

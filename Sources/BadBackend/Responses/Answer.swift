@@ -37,21 +37,25 @@ struct Answer {
         var fields = headers
         fields[.contentType] = contentType
         let half = ByteBuffer(bytes: body.prefix(body.count / 2))
-        return Response(status: status, headers: fields, body: ResponseBody(contentLength: body.count) { writer in
-            try await writer.write(half)
-            // Throwing from the body writer makes the server close the connection mid-body.
-            throw ClosedOnPurpose()
-        })
+        return Response(
+            status: status, headers: fields,
+            body: ResponseBody(contentLength: body.count) { writer in
+                try await writer.write(half)
+                // Throwing from the body writer makes the server close the connection mid-body.
+                throw ClosedOnPurpose()
+            })
     }
 
     private struct ClosedOnPurpose: Error {}
 
     /// A proxy's error page, as nginx writes it.
-    static let htmlErrorPage = Answer(status: .badGateway, contentType: "text/html; charset=utf-8", text: """
-        <!DOCTYPE html>
-        <html><head><title>502 Bad Gateway</title></head>
-        <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
-        """)
+    static let htmlErrorPage = Answer(
+        status: .badGateway, contentType: "text/html; charset=utf-8",
+        text: """
+            <!DOCTYPE html>
+            <html><head><title>502 Bad Gateway</title></head>
+            <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
+            """)
 
     /// For paths and methods BadBackend does not serve; not an envelope, so no client mistakes it for one.
     static func notServed(_ status: HTTPResponse.Status, _ reason: String) -> Answer {

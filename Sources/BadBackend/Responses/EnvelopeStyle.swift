@@ -20,8 +20,11 @@ public enum EnvelopeStyle: String, Sendable, CaseIterable {
 
     func success(_ payload: JSONText) -> JSONText {
         switch self {
-        case .a: .object([("statusCode", .int(Self.successCode)), ("message", .string("success")),
-                          ("result", .object([("data", payload)]))])
+        case .a:
+            .object([
+                ("statusCode", .int(Self.successCode)), ("message", .string("success")),
+                ("result", .object([("data", payload)])),
+            ])
         case .b: .object([("code", .int(Self.successCode)), ("msg", .string("OK")), ("data", payload)])
         case .c: .object([("statusCode", .int(Self.successCode)), ("result", .object([("data", payload)]))])
         }
@@ -29,8 +32,11 @@ public enum EnvelopeStyle: String, Sendable, CaseIterable {
 
     func failure(code: Int, message: String) -> JSONText {
         switch self {
-        case .a: .object([("statusCode", .int(code)), ("message", .string(message)),
-                          ("result", .object([("data", .null)]))])
+        case .a:
+            .object([
+                ("statusCode", .int(code)), ("message", .string(message)),
+                ("result", .object([("data", .null)])),
+            ])
         case .b: .object([("code", .int(code)), ("msg", .string(message)), ("data", .null)])
         case .c: .object([("statusCode", .int(code)), ("result", .object([("message", .string(message))]))])
         }

@@ -21,27 +21,33 @@ enum SampleData {
 
     /// All products; with ``Dirt/brokenArrayElement`` the second is replaced by a broken one.
     static func productList(_ dirt: Dirt?) -> JSONText {
-        .array(products.enumerated().map { index, product in
-            if dirt == .brokenArrayElement && index == 1 {
-                return .object([("id", .string("two?")), ("name", .null), ("price", .array([]))])
-            }
-            return self.product(product, dirt == .brokenArrayElement ? nil : dirt)
-        })
+        .array(
+            products.enumerated().map { index, product in
+                if dirt == .brokenArrayElement && index == 1 {
+                    return .object([("id", .string("two?")), ("name", .null), ("price", .array([]))])
+                }
+                return self.product(product, dirt == .brokenArrayElement ? nil : dirt)
+            })
     }
 
     /// One product; with ``Dirt/brokenArrayElement`` its second tag is an object.
     static func product(_ product: Product, _ dirt: Dirt?) -> JSONText {
         var tags: [JSONText] = product.tags.map(JSONText.string)
         if dirt == .brokenArrayElement { tags.insert(.object([("oops", .bool(true))]), at: min(1, tags.count)) }
-        return .object([
-            ("id", number(product.id, dirt)),
-            ("name", .string(product.name)),
-            ("price", dirt == .numbersAsStrings ? .string(String(product.price)) : dirt == .nullsAndMissingFields ? .null : .double(product.price)),
-            ("inStock", dirt == .numbersAsStrings ? .string(String(product.inStock)) : .bool(product.inStock)),
-            ("stock", number(product.stock, dirt)),
-            ("category", .string(dirt == .unknownEnumValues ? "hologram" : product.category)),
-            ("tags", .array(tags)),
-        ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "stock") })
+        return .object(
+            [
+                ("id", number(product.id, dirt)),
+                ("name", .string(product.name)),
+                (
+                    "price",
+                    dirt == .numbersAsStrings
+                        ? .string(String(product.price)) : dirt == .nullsAndMissingFields ? .null : .double(product.price)
+                ),
+                ("inStock", dirt == .numbersAsStrings ? .string(String(product.inStock)) : .bool(product.inStock)),
+                ("stock", number(product.stock, dirt)),
+                ("category", .string(dirt == .unknownEnumValues ? "hologram" : product.category)),
+                ("tags", .array(tags)),
+            ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "stock") })
     }
 
     /// A study group of the module whose codes are ``StudyGroupCode``.
@@ -50,14 +56,15 @@ enum SampleData {
             .object([("id", number(member.0, dirt)), ("nickname", .string(member.1))])
         }
         if dirt == .brokenArrayElement { members[1] = .object([("id", .null), ("nickname", .int(42))]) }
-        return .object([
-            ("id", number(id, dirt)),
-            ("name", .string("Calculus B")),
-            ("teamCode", dirt == .nullsAndMissingFields ? .null : .string("K7Q2")),
-            ("role", .string(dirt == .unknownEnumValues ? "co-owner" : "owner")),
-            ("memberCount", number(3, dirt)),
-            ("members", .array(members)),
-        ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "memberCount") })
+        return .object(
+            [
+                ("id", number(id, dirt)),
+                ("name", .string("Calculus B")),
+                ("teamCode", dirt == .nullsAndMissingFields ? .null : .string("K7Q2")),
+                ("role", .string(dirt == .unknownEnumValues ? "co-owner" : "owner")),
+                ("memberCount", number(3, dirt)),
+                ("members", .array(members)),
+            ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "memberCount") })
     }
 
     /// The signed-in user; served only with a valid access token.

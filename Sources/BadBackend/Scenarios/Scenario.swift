@@ -154,7 +154,8 @@ public enum Scenario: Sendable, Hashable {
         case .general(let code): "general code \(code.rawValue) (\(code.scenario.message)) in a failure envelope"
         case .studyGroup(let code): "study-group code \(code.rawValue) (\(code.scenario.message)) in a failure envelope"
         case .unknownCode: "code \(Self.unknownBusinessCode), which no client declares, in a failure envelope"
-        case .hostileMessage: "code \(Self.unknownBusinessCode) whose message holds terminal escapes, a bell, a right-to-left override and a line break"
+        case .hostileMessage:
+            "code \(Self.unknownBusinessCode) whose message holds terminal escapes, a bell, a right-to-left override and a line break"
         case .httpStatus(429): "HTTP 429 with Retry-After and a failure envelope"
         case .httpStatus(let status): "HTTP \(status) with a failure envelope"
         case .htmlErrorPage: "HTTP 502 with a proxy's HTML page"

@@ -38,8 +38,9 @@ struct ScenarioCatalogue: Encodable {
     let styles = EnvelopeStyle.allCases.map(\.rawValue)
     let resources = Route.Resource.catalogue.map { ResourceEntry(method: $0.method, path: $0.path, summary: $0.summary) }
     let scenarios = Scenario.all.map {
-        ScenarioEntry(name: $0.name, group: $0.group.rawValue, summary: $0.summary,
-                      example: "/scenarios/\($0.name)/b/products", code: $0.businessCode)
+        ScenarioEntry(
+            name: $0.name, group: $0.group.rawValue, summary: $0.summary,
+            example: "/scenarios/\($0.name)/b/products", code: $0.businessCode)
     }
     let queryItems = [
         QueryItem(name: "failures", summary: "the scenario applies to the first N attempts at a path, then the clean answer"),
@@ -51,8 +52,9 @@ struct ScenarioCatalogue: Encodable {
     let randomFaults: Faults?
 
     init(configuration: BadBackend.Configuration) {
-        auth = Auth(accessTokenLifetimeSeconds: configuration.accessTokenLifetime.components.seconds,
-                    expiredToken: configuration.expiredToken.rawValue, refresh: configuration.refresh.rawValue)
+        auth = Auth(
+            accessTokenLifetimeSeconds: configuration.accessTokenLifetime.components.seconds,
+            expiredToken: configuration.expiredToken.rawValue, refresh: configuration.refresh.rawValue)
         randomFaults = configuration.randomFaults.map {
             Faults(rate: $0.rate, seed: $0.seed, from: Scenario.randomFaults.map(\.name))
         }

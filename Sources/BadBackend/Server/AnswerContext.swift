@@ -96,11 +96,14 @@ struct AnswerContext {
                 fields.append((name, .string(field.value)))
             }
         }
-        let body: JSONText = request.body.map { data in
-            (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
-                ? .verbatim(String(decoding: data, as: UTF8.self)) : .string(String(decoding: data, as: UTF8.self))
-        } ?? .null
-        return .object([("method", .string(request.method)), ("path", .string(request.path)),
-                        ("headers", .object(fields)), ("body", body)])
+        let body: JSONText =
+            request.body.map { data in
+                (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+                    ? .verbatim(String(decoding: data, as: UTF8.self)) : .string(String(decoding: data, as: UTF8.self))
+            } ?? .null
+        return .object([
+            ("method", .string(request.method)), ("path", .string(request.path)),
+            ("headers", .object(fields)), ("body", body),
+        ])
     }
 }

@@ -45,8 +45,9 @@ struct BackendResponder: HTTPResponder {
             guard let scenario = route.scenario else { return random?.fault(method: method, path: path, attempt: attempt) }
             return attempt <= (failures ?? Int.max) ? scenario : nil
         }
-        let context = AnswerContext(backend: backend, route: route, request: entry, headers: request.headers, bearer: bearer,
-                                    refreshToken: refreshToken, slowDeadline: slowDeadline)
+        let context = AnswerContext(
+            backend: backend, route: route, request: entry, headers: request.headers, bearer: bearer,
+            refreshToken: refreshToken, slowDeadline: slowDeadline)
         switch entry.scenario {
         case nil:
             return try await context.resource(dirt: nil).response

@@ -41,8 +41,9 @@ public final class BadBackend: Service, Sendable {
     public init(configuration: Configuration = Configuration(), clock: some Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
         self.clock = BackendClock(clock)
-        tokens = TokenStore(clock: self.clock, lifetime: configuration.accessTokenLifetime,
-                            refreshBehaviour: configuration.refresh)
+        tokens = TokenStore(
+            clock: self.clock, lifetime: configuration.accessTokenLifetime,
+            refreshBehaviour: configuration.refresh)
     }
 
     /// Serves until the service group shuts it down gracefully or the task is cancelled.
@@ -50,10 +51,12 @@ public final class BadBackend: Service, Sendable {
     /// Binding anything but loopback prints a warning to standard error first.
     public func run() async throws {
         if !configuration.bindsLoopbackOnly {
-            FileHandle.standardError.write(Data("""
-                warning: BadBackend is binding \(configuration.host), so other machines can reach it; \
-                it misbehaves on purpose and has no real security.\n
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    warning: BadBackend is binding \(configuration.host), so other machines can reach it; \
+                    it misbehaves on purpose and has no real security.\n
+                    """.utf8))
         }
         var quiet = Logger(label: "BadBackend")
         quiet.logLevel = .critical

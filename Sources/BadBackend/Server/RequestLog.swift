@@ -106,8 +106,9 @@ public actor RequestLog {
         let key = method + " " + path
         let attempt = (attempts[key] ?? 0) + 1
         attempts[key] = attempt
-        let entry = LoggedRequest(method: method, path: query.isEmpty ? path : path + "?" + query,
-                                  credential: credential, attempt: attempt, scenario: scenario(attempt), body: body)
+        let entry = LoggedRequest(
+            method: method, path: query.isEmpty ? path : path + "?" + query,
+            credential: credential, attempt: attempt, scenario: scenario(attempt), body: body)
         entries.append(entry)
         let current = entries
         let ready = waiters.filter { $0.isReady(current) }

@@ -111,20 +111,26 @@ extension CircuitBreaker {
     }
 
     private func openFailure(_ circuit: String, remaining: Duration?) -> ClientFailure {
-        let detail = remaining.map { "the circuit of \(circuit) is open for \($0) more" }
+        let detail =
+            remaining.map { "the circuit of \(circuit) is open for \($0) more" }
             ?? "the circuit of \(circuit) is half-open and its probes are out"
         return ClientFailure(.circuitOpen, detail: detail, retryAfter: remaining)
     }
 
     private func publish(_ transition: Transition) {
         continuation.yield(transition)
-        Counter(label: "backstop_circuit_transitions_total",
-                dimensions: [("scope", scope.rawValue), ("to", transition.to.rawValue)], factory: factory).increment()
+        Counter(
+            label: "backstop_circuit_transitions_total",
+            dimensions: [("scope", scope.rawValue), ("to", transition.to.rawValue)], factory: factory
+        ).increment()
         guard let logger else { return }
-        let line = "circuit \(transition.circuit): \(transition.from.rawValue) → \(transition.to.rawValue)"
+        let line =
+            "circuit \(transition.circuit): \(transition.from.rawValue) → \(transition.to.rawValue)"
             + (transition.breakDuration.map { " for \($0)" } ?? "")
-        let metadata: Logger.Metadata = ["circuit": "\(transition.circuit)", "from": "\(transition.from.rawValue)",
-                                         "to": "\(transition.to.rawValue)"]
+        let metadata: Logger.Metadata = [
+            "circuit": "\(transition.circuit)", "from": "\(transition.from.rawValue)",
+            "to": "\(transition.to.rawValue)",
+        ]
         logger.log(level: transition.to == .closed ? .info : .warning, "\(line)", metadata: metadata)
     }
 }

@@ -70,7 +70,8 @@ public final class ConcurrencyLimit: Sendable {
                         return .success(())
                     }
                     guard slots.waiting.count < maximumQueuedCalls else {
-                        return .failure(ClientFailure(.tooManyCalls, detail: "\(slots.running) calls in flight and \(slots.waiting.count) waiting"))
+                        return .failure(
+                            ClientFailure(.tooManyCalls, detail: "\(slots.running) calls in flight and \(slots.waiting.count) waiting"))
                     }
                     slots.waiting.append((id, turn))
                     return nil

@@ -42,11 +42,13 @@ final class MetricHandles: Sendable {
     func request(operation: String, method: String, status: Int?) -> (count: Counter, duration: Timer) {
         let request = reused(RequestKey(operation: operation, method: method, status: status), in: \.requests) {
             Request(
-                count: Counter(label: "\(prefix)_requests_total",
-                               dimensions: [("operation", operation), ("method", method), ("status", status.map { "\($0)" } ?? "none")],
-                               factory: factory),
-                duration: Timer(label: "\(prefix)_request_duration", dimensions: [("operation", operation), ("method", method)],
-                                factory: factory))
+                count: Counter(
+                    label: "\(prefix)_requests_total",
+                    dimensions: [("operation", operation), ("method", method), ("status", status.map { "\($0)" } ?? "none")],
+                    factory: factory),
+                duration: Timer(
+                    label: "\(prefix)_request_duration", dimensions: [("operation", operation), ("method", method)],
+                    factory: factory))
         }
         return (request.count, request.duration)
     }

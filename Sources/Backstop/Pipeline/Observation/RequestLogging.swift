@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import Logging
 
-
 /// The logging stage of a ``ClientPipeline``: one structured line per call, with method,
 /// path, status, duration, attempts and repairs, and for a failure the error's one-line
 /// description.
@@ -63,7 +62,8 @@ public struct RequestLogging: Sendable {
         }
         // Most paths have no query: only a path with one is parsed for secret items.
         if !secretQueryItems.isEmpty, let path = request.path, path.utf8.contains(UInt8(ascii: "?")),
-           let items = URLComponents(string: path)?.queryItems {
+            let items = URLComponents(string: path)?.queryItems
+        {
             for item in items where secretQueryItems.contains(item.name) {
                 guard let value = item.value else { continue }
                 values.append(value)
@@ -84,7 +84,8 @@ public struct RequestLogging: Sendable {
         let path = UntrustedText.escaped(scrub(outcome.path))
         let (seconds, attoseconds) = outcome.duration.components
         let milliseconds = String(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded()))
-        let attempts = String(outcome.attempts), repairs = String(outcome.repairs)
+        let attempts = String(outcome.attempts)
+        let repairs = String(outcome.repairs)
         var metadata = Logger.Metadata(minimumCapacity: 10)
         metadata["method"] = .string(method)
         metadata["path"] = .string(path)

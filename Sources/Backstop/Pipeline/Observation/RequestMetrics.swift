@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Metrics
 
-
 /// The metrics stage of a ``ClientPipeline``: counts calls, failures, retries, refreshes and
 /// repairs, and times calls, with swift-metrics.
 ///
@@ -49,8 +48,9 @@ public struct RequestMetrics: Sendable {
 
     func record(_ outcome: RequestOutcome) {
         let operation = ("operation", outcome.operationID)
-        let request = handles.request(operation: outcome.operationID, method: outcome.method.rawValue,
-                                      status: outcome.status.map { $0.code })
+        let request = handles.request(
+            operation: outcome.operationID, method: outcome.method.rawValue,
+            status: outcome.status.map { $0.code })
         request.count.increment()
         let (seconds, attoseconds) = outcome.duration.components
         request.duration.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -27,7 +27,7 @@ extension ClientPipeline {
                 (outcome, failure) = (.failure(error), retryable)
             }
             guard policy.shouldRetry(request.method, isIdempotent: call.isIdempotent, after: failure, retries: retries),
-                  retryBudget.withdraw()
+                retryBudget.withdraw()
             else { return try outcome.get() }
             retries += 1
             record.recordRetry(reason: failure.description)

@@ -22,15 +22,15 @@ private func withTimeout<C: Clock<Duration>, Value: Sendable>(
     let deadline = clock.now.advanced(by: timeout)
     return try await withThrowingTaskGroup(of: Value.self) { group in
         #if compiler(>=6.2)
-        // Started on this thread rather than enqueued: no thread is woken to begin the call, and
-        // a transport that answers without suspending finishes it here.
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            group.addImmediateTask(operation: operation)
-        } else {
-            group.addTask(operation: operation)
-        }
+            // Started on this thread rather than enqueued: no thread is woken to begin the call, and
+            // a transport that answers without suspending finishes it here.
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                group.addImmediateTask(operation: operation)
+            } else {
+                group.addTask(operation: operation)
+            }
         #else
-        group.addTask(operation: operation)
+            group.addTask(operation: operation)
         #endif
         group.addTask {
             try await clock.sleep(until: deadline, tolerance: nil)
