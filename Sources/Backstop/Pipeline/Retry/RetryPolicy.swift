@@ -3,19 +3,25 @@ import HTTPTypes
 
 /// When a failed request is sent again, and how long to wait first.
 ///
-/// The defaults are Alamofire's `RetryPolicy` rules, with 429 and `Retry-After` added:
+/// The defaults start from Alamofire's `RetryPolicy` (2 retries, base 2, scale 0.5 s, the same
+/// idempotent methods, 408 and 5xx statuses) and differ where an app's user is better served:
 /// - Only idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) are retried, unless
-///   the endpoint says it is idempotent (or says it is not).
-/// - Statuses 408, 429, 500, 502, 503 and 504 are retried.
+///   the endpoint says it is idempotent (or says it is not). Same as Alamofire.
+/// - Statuses 408, 500, 502, 503 and 504 are retried, as in Alamofire, and **429** too.
 /// - Transport failures timed out, connection lost, cannot connect and cannot find host
-///   are retried; a cancelled request never is.
+///   are retried; a cancelled request never is. Alamofire also retries `notConnectedToInternet`,
+///   `dataNotAllowed`, `internationalRoamingOff`, `badServerResponse`, `secureConnectionFailed`
+///   and the certificate errors: Backstop does not, because waiting does not bring a network
+///   back or fix a certificate, and the user is better told at once ("You're offline").
 /// - A business failure is retried only when its general code has the `rateLimited`
-///   role; a body that cannot be decoded never is.
+///   role; a body that cannot be decoded never is. Alamofire knows no business codes.
 /// - At most ``retryLimit`` retries, each after
 ///   `random(0 … min(maximumDelay, exponentialBackoffScale × exponentialBackoffBase^(retry−1)))`
-///   ("full jitter"), or after the response's `Retry-After` (seconds or HTTP-date, read as
-///   ``RecoveryAlert/retryAfter`` reads it), capped at ``maximumRetryAfter``; a malformed
-///   `Retry-After` is ignored.
+///   ("full jitter", where Alamofire waits exactly `scale × base^retry`, so many clients that
+///   failed together retry together), or after the response's `Retry-After` (seconds or
+///   HTTP-date, read as ``RecoveryAlert/retryAfter`` reads it), capped at ``maximumRetryAfter``;
+///   a malformed `Retry-After` is ignored. Alamofire ignores `Retry-After`.
+/// - Retries also draw on the pipeline's ``RetryBudget``, which Alamofire does not have.
 public struct RetryPolicy: Sendable, Hashable {
     /// Retries after the first attempt; 2 makes at most 3 attempts.
     public var retryLimit: Int
@@ -70,7 +76,8 @@ public struct RetryPolicy: Sendable, Hashable {
         self.retryableRoles = retryableRoles
     }
 
-    /// Alamofire's rules with 429, `Retry-After` and the `rateLimited` role.
+    /// The rules above: Alamofire's, with 429, `Retry-After`, full jitter and the `rateLimited`
+    /// role, and without the failures waiting cannot fix.
     public static let `default` = RetryPolicy()
     /// No retries at all.
     public static let never = RetryPolicy(retryLimit: 0)
