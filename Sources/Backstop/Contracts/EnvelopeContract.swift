@@ -6,11 +6,11 @@ import HTTPTypes
 ///
 /// ```swift
 /// // {"code":200,"msg":"OK","data":{…}}
-/// let contract = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
+/// let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
 ///
 /// // {"statusCode":200,"message":"success","result":{"data":{…}}}, and on failure
 /// // {"statusCode":403,"result":{"message":"…"}}: the message paths are tried in order.
-/// let contract = EnvelopeContract(code: "statusCode", message: ["message", "result.message"],
+/// let backendC = EnvelopeContract(code: "statusCode", message: ["message", "result.message"],
 ///                                 payload: "result.data", success: .codes([200]))
 /// ```
 ///

@@ -7,11 +7,14 @@
 /// ```swift
 /// typealias AppError<Module: ServerCode> = APIError<AppCode, Module>
 ///
-/// switch error as AppError<StudyGroupCode> {
-/// case .server(.module(.wrongTeamCode, _)): showTeamCodeHint()
-/// case .server(.general(.tokenExpired, _)): signIn()
-/// case .server(.unknown(_, let message)): show(message)
-/// case .transport, .http, .decoding, .client: showAlert(error)
+/// func handle(_ error: AppError<StudyGroupCode>) {
+///     switch error {
+///     case .server(.module(.wrongTeamCode, _)): showTeamCodeHint()
+///     case .server(.general(.tokenExpired, _)): signIn()
+///     case .server(.module(_, let message)), .server(.general(_, let message)), .server(.unknown(_, let message)):
+///         show(message)
+///     case .transport, .http, .decoding, .client: showAlert(error)
+///     }
 /// }
 /// ```
 ///
