@@ -212,21 +212,25 @@ struct BackendTour {
         block("server", ["\(requests) requests: 3 attempts of call 1, call 2's first (its retry met the open circuit), the probe"])
     }
 
-    /// The step that needs the server stopped.
+    /// The step that runs once the server has stopped.
     func showRefusedConnection() async {
         await step(
             "A refused connection",
-            "BadBackend has stopped and nothing listens on its port. The client retries a refused connection twice, then gives up.",
-            .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"))
+            "BadBackend has stopped, and nothing listens on port 1 of this machine. The client retries a refused connection twice, then gives up.",
+            .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"), baseURL: Self.refusedURL)
     }
+
+    /// Where nothing listens: connecting is refused at once. Port 1 rather than BadBackend's
+    /// own once it stopped, which another server may have taken since (tests run the demo beside others).
+    static let refusedURL = URL(string: "http://127.0.0.1:1") ?? URL(fileURLWithPath: "/")
 
     private func step<Payload, Module>(
         _ title: String, _ note: String, _ style: EnvelopeStyle, _ endpoint: Endpoint<Payload, Module>,
-        show: (Payload) -> String = { "\($0)" }
+        baseURL: URL? = nil, show: (Payload) -> String = { "\($0)" }
     ) async {
         begin(title, note)
         do {
-            let response = try await client(style).response(for: endpoint)
+            let response = try await client(style, baseURL: baseURL).response(for: endpoint)
             let repairs = response.repairs.isEmpty ? "" : " (\(response.repairs.count) repairs in response.repairs)"
             block("app", [terminal.paint(show(response.payload), .good) + repairs])
             block("log", logLines())
@@ -344,7 +348,8 @@ struct BackendTour {
 
     /// The app's client for `style`, authenticated by `session` when given.
     private func client(
-        _ style: EnvelopeStyle, session: AuthSession<TokenAuthenticator>? = nil, circuitBreaker: CircuitBreaker? = nil
+        _ style: EnvelopeStyle, baseURL: URL? = nil, session: AuthSession<TokenAuthenticator>? = nil,
+        circuitBreaker: CircuitBreaker? = nil
     ) -> APIClient<AppCode> {
         let contract =
             switch style {
@@ -361,7 +366,7 @@ struct BackendTour {
             authentication: session.map(Authentication.session),
             clock: retryClock)
         return APIClient<AppCode>(
-            baseURL: baseURL, contract: contract,
+            baseURL: baseURL ?? self.baseURL, contract: contract,
             decoder: ResilientJSONDecoder(reporter: LoggingRepairReporter(logger: Logger(label: "backstop.repairs") { _ in repairLog })),
             pipeline: pipeline)
     }
