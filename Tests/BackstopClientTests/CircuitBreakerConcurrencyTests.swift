@@ -32,7 +32,8 @@ extension BackstopClient {
                 await clock.advance(by: .seconds(15))
                 let slow = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
                 let probe = Task { try await client.send(slow) }
-                _ = try await backend.requestLog.arrival()
+                // The probe's own arrival: the outage's requests are in the log already.
+                _ = try await backend.requestLog.arrival(where: { $0.path == "/scenarios/slow/b/products/1" })
                 let refused = await withTaskGroup(of: Bool.self) { group in
                     for _ in 0..<50 {
                         group.addTask { CircuitBreakerTests.circuitOpen(await failure(of: client, slow)) != nil }

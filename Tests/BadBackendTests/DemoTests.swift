@@ -96,6 +96,10 @@ struct DemoTests {
                 "▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
                 "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)",
             ],
+            [
+                "▸ What this tour's backend broke, for its team", "GET scenarios/numbers-as-strings/b/products/{id}  $.data.id",
+                "string  coerced", #""1""#,
+            ],
         ]
         var position = text.startIndex
         for fact in facts.joined() {

@@ -114,6 +114,7 @@ public struct APIClient<General: ServerCode>: Sendable {
             let report = try contract.unwrap(
                 Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
                 response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
+            pipeline.contractDrift?.record(report.repairs, operation: endpoint.operationID)
             result = .success(
                 APIResponse(
                     status: answer.response.status, headerFields: answer.response.headerFields,

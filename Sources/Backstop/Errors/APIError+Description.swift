@@ -23,7 +23,7 @@ extension APIError: CustomStringConvertible {
             "http.\(failure.status.code)" + (failure.code.map { ".\($0.stringValue)" } ?? "")
         case .decoding(let failure):
             // Array indices differ between occurrences of the same defect.
-            "decoding.\(failure.part.rawValue).\(failure.problem.rawValue).\(Self.withoutIndices(failure.path))"
+            "decoding.\(failure.part.rawValue).\(failure.problem.rawValue).\(IndexFreePath.of(failure.path))"
         case .server(.general(let code, _)):
             "server.general.\(code.code.stringValue)"
         case .server(.module(let code, _)):
@@ -45,26 +45,4 @@ extension APIError: CustomStringConvertible {
         if let message = error.message { text += " → \"\(OneLine.text(message, limit: 160))\"" }
         return text
     }
-
-    private static func withoutIndices(_ path: String) -> String {
-        var result = ""
-        var index = path.startIndex
-        while index < path.endIndex {
-            let character = path[index]
-            if character == "[", let close = path[index...].firstIndex(of: "]"),
-                path.index(after: index) < close, path[path.index(after: index)..<close].allSatisfy(\.isASCIIDigit)
-            {
-                result += "[*]"
-                index = path.index(after: close)
-            } else {
-                result.append(character)
-                index = path.index(after: index)
-            }
-        }
-        return result
-    }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -39,6 +39,9 @@ public struct ClientPipeline: Sendable {
     public var logging: RequestLogging?
     /// Counts and times calls, retries, refreshes and repairs; `nil` records nothing.
     public var metrics: RequestMetrics?
+    /// Records each call's repairs by operation and field, for the backend team; `nil` (the
+    /// default) records nothing. ``APIClient`` records what it decoded.
+    public var contractDrift: ContractDriftRecorder?
     /// Bounds the calls in flight and queues the rest; `nil` (the default) bounds nothing.
     /// Share one instance between the pipelines it bounds together.
     public var concurrencyLimit: ConcurrencyLimit?
@@ -88,6 +91,7 @@ public struct ClientPipeline: Sendable {
     public init(
         logging: RequestLogging? = RequestLogging(),
         metrics: RequestMetrics? = RequestMetrics(),
+        contractDrift: ContractDriftRecorder? = nil,
         concurrencyLimit: ConcurrencyLimit? = nil,
         generalCodes: GeneralCodeEvents? = nil,
         timeout: Duration? = nil,
@@ -104,6 +108,7 @@ public struct ClientPipeline: Sendable {
     ) {
         self.logging = logging
         self.metrics = metrics
+        self.contractDrift = contractDrift
         self.concurrencyLimit = concurrencyLimit
         self.generalCodes = generalCodes
         self.timeout = timeout

@@ -103,6 +103,8 @@ struct BackendTour {
     let baseURL: URL
     /// The running server, whose request log shows what reached it.
     let backend: BadBackend
+    /// Every call's repairs, by operation and field.
+    let drift = ContractDriftRecorder()
     /// The server's clock, moved by hand so a token expires without waiting.
     let backendClock: TestClock<Duration>
     /// The pipeline's clock: waits out the retry backoff; tests pass one that returns at once.
@@ -218,6 +220,15 @@ struct BackendTour {
             "A refused connection",
             "BadBackend has stopped, and nothing listens on port 1 of this machine. The client retries a refused connection twice, then gives up.",
             .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"), baseURL: Self.refusedURL)
+    }
+
+    /// The drift every client of the tour recorded, as a backend team would read it.
+    func showContractDrift() {
+        terminal.line()
+        terminal.line("▸ What this tour's backend broke, for its team", .heading)
+        terminal.line(
+            "  Every call recorded its repairs in one ContractDriftRecorder; `backstop report` renders a saved one the same way.", .dim)
+        for line in drift.report().table().split(separator: "\n") { terminal.line("  " + line) }
     }
 
     /// Where nothing listens: connecting is refused at once. Port 1 rather than BadBackend's
@@ -360,6 +371,7 @@ struct BackendTour {
         let (clientLog, repairLog) = (clientLog, repairLog)
         let pipeline = ClientPipeline(
             logging: RequestLogging(logger: Logger(label: "backstop.client") { _ in clientLog }),
+            contractDrift: drift,
             // Each attempt has the transport's own timeout: the retry clock may pass at once in tests.
             retry: Self.retryPolicy,
             circuitBreaker: circuitBreaker,

@@ -50,6 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
             return tour
         }
         await tour.showRefusedConnection()
+        tour.showContractDrift()
         terminal.line()
         terminal.line("Repairs and log lines are for engineers (logs, analytics), never for users; alerts are for users.", .dim)
     }
