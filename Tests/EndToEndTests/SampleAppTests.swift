@@ -1,0 +1,43 @@
+import Backstop
+import BackstopTestSupport
+import BadBackend
+import Clocks
+import Foundation
+import Testing
+
+/// The sample app of the articles, run against BadBackend as an app would run it.
+@Suite("The sample app", .timeLimit(.minutes(1)), .englishMessages)
+struct SampleAppTests {
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test func signsInRefreshesAndSavesTokensHandlesItsCodesAndShowsAlerts() async throws {
+        let clock = TestClock()
+        try await withBackend(clock: clock) { backend, url in
+            let store = SampleApp.TokenStore()
+            let networking = SampleApp.Networking(baseURL: url, store: store, clock: clock)
+            try await networking.signIn(user: "ada")
+            let first = try #require(store.tokens)
+            #expect(try await networking.account().name == "Ada")
+
+            // The token expires on the server's clock: one refresh, the new pair saved, the call replayed.
+            await clock.advance(by: backend.configuration.accessTokenLifetime + .seconds(1))
+            #expect(try await networking.account().id == 1)
+            #expect(store.tokens != first)
+            #expect(networking.session.credential == store.tokens)
+
+            // The feature's own codes reach its switch; the rest goes to the presenter.
+            let presenter = await RecoveryPresenter(locale: Locale(identifier: "en"))
+            let load = { (path: String) in await SampleApp.loadGroup(path, networking: networking, presenter: presenter) }
+            #expect(
+                await load("b/study-groups/7") == .group(SampleApp.StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)))
+            #expect(await load("scenarios/wrong-team-code/b/study-groups/7") == .teamCodeHint)
+            #expect(await load("scenarios/class-not-found/b/study-groups/7") == .classGone)
+            #expect(await presenter.alert == nil)
+
+            // Maintenance: one app-wide event, and an alert for the screen that asked.
+            var events = networking.generalCodes.events.makeAsyncIterator()
+            #expect(await load("scenarios/maintenance/b/study-groups/7") == .alert)
+            #expect(await events.next() == .maintenance)
+            #expect(await presenter.alert?.category == .unavailable)
+        }
+    }
+}
