@@ -177,5 +177,16 @@ extension BackstopClient {
                 #expect(await backend.hits(RetryTests.statusPath(503)) == 4)
             }
         }
+
+        @Test("the server preset turns the limit and the breaker on, with .NET's thresholds")
+        func serverPreset() throws {
+            let pipeline = ClientPipeline.server()
+            let limit = try #require(pipeline.concurrencyLimit)
+            #expect((limit.maximumConcurrentCalls, limit.maximumQueuedCalls) == (64, 256))
+            let breaker = try #require(pipeline.circuitBreaker)
+            #expect((breaker.failureRatio, breaker.minimumThroughput, breaker.breakDuration) == (0.1, 100, .seconds(5)))
+            #expect(pipeline.timeout == .seconds(30))
+            #expect(ClientPipeline().concurrencyLimit == nil && ClientPipeline().circuitBreaker == nil)
+        }
     }
 }
