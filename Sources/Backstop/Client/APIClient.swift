@@ -105,7 +105,17 @@ public struct APIClient<General: ServerCode>: Sendable {
                 codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
             let answer: Answer
             do {
-                answer = try await pipeline.exchange(made, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                if let coalescing = pipeline.coalescing, made.method == .get, body == nil {
+                    let key = RequestCoalescing.Key(
+                        method: made.method, path: made.path ?? "", headerFields: made.headerFields,
+                        requiresAuthentication: endpoint.requiresAuthentication)
+                    let (pipeline, baseURL, send) = (pipeline, baseURL, send)
+                    answer = try await coalescing.answer(for: key) {
+                        try await pipeline.exchange(made, body: nil, baseURL: baseURL, call: call, record: record, send: send)
+                    }
+                } else {
+                    answer = try await pipeline.exchange(made, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                }
             } catch {
                 throw APIError<General, Module>(thrown: error)
             }

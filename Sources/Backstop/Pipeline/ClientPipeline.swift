@@ -14,16 +14,17 @@ import OpenAPIRuntime
 /// An app says what each stage does; it never orders them. Outermost first:
 /// 1. **Observation**: ``logging`` and ``metrics`` see each call once, with its attempts,
 ///    retries and outcome, whatever happens inside.
-/// 2. **Concurrency limit**: ``concurrencyLimit`` lets so many calls in at once and queues the rest.
-/// 3. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
-/// 4. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
-/// 5. **Retry**: ``retry`` within ``retryBudget``.
-/// 6. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
+/// 2. **Coalescing**: ``coalescing`` lets an identical GET already in flight answer a call.
+/// 3. **Concurrency limit**: ``concurrencyLimit`` lets so many calls in at once and queues the rest.
+/// 4. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
+/// 5. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
+/// 6. **Retry**: ``retry`` within ``retryBudget``.
+/// 7. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
 ///    failing, and counts each attempt's outcome.
-/// 7. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
-/// 8. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
-/// 9. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
-/// 10. The transport.
+/// 8. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
+/// 9. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
+/// 10. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
+/// 11. The transport.
 ///
 /// The order is why the stages work together: a retry carries the credential a refresh
 /// just made, a log line counts every attempt of its call, and an app-wide code is published
@@ -42,6 +43,9 @@ public struct ClientPipeline: Sendable {
     /// Records each call's repairs by operation and field, for the backend team; `nil` (the
     /// default) records nothing. ``APIClient`` records what it decoded.
     public var contractDrift: ContractDriftRecorder?
+    /// Lets identical GETs in flight at once share one exchange; `nil` (the default) sends each.
+    /// ``APIClient`` coalesces; a generated client's calls through ``PipelineMiddleware`` do not.
+    public var coalescing: RequestCoalescing?
     /// Bounds the calls in flight and queues the rest; `nil` (the default) bounds nothing.
     /// Share one instance between the pipelines it bounds together.
     public var concurrencyLimit: ConcurrencyLimit?
@@ -92,6 +96,7 @@ public struct ClientPipeline: Sendable {
         logging: RequestLogging? = RequestLogging(),
         metrics: RequestMetrics? = RequestMetrics(),
         contractDrift: ContractDriftRecorder? = nil,
+        coalescing: RequestCoalescing? = nil,
         concurrencyLimit: ConcurrencyLimit? = nil,
         generalCodes: GeneralCodeEvents? = nil,
         timeout: Duration? = nil,
@@ -109,6 +114,7 @@ public struct ClientPipeline: Sendable {
         self.logging = logging
         self.metrics = metrics
         self.contractDrift = contractDrift
+        self.coalescing = coalescing
         self.concurrencyLimit = concurrencyLimit
         self.generalCodes = generalCodes
         self.timeout = timeout

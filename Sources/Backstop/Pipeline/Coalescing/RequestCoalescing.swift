@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+
+/// The coalescing stage of a ``ClientPipeline``: identical GETs in flight at once share one
+/// exchange, so ten screens asking for the same resource send one request.
+///
+/// Rules a test can check:
+/// - Calls through ``APIClient`` with the same method (GET), path and query, header fields and
+///   need for the session's credential, made while the first is in flight, wait for its answer
+///   instead of sending their own; each decodes its own payload type from it.
+/// - A waiting call whose task is cancelled ends at once as `cancelled`; the shared exchange
+///   goes on for the others, and is cancelled only when its last caller has left.
+/// - A call that starts after the answer came sends a request of its own: nothing is cached.
+/// - Only the first caller's log line and metrics count attempts; the others made none.
+///
+/// Off unless set: share one instance between the clients whose calls may coincide.
+public final class RequestCoalescing: Sendable {
+    private let flights = LockedValue([Key: Flight]())
+    private let nextCaller = LockedValue<UInt64>(0)
+
+    /// Identical calls share a flight.
+    struct Key: Hashable {
+        var method: HTTPRequest.Method
+        var path: String
+        var headerFields: HTTPFields
+        var requiresAuthentication: Bool
+    }
+
+    /// One shared exchange and the callers waiting for it; guarded by the `flights` lock.
+    private final class Flight: @unchecked Sendable {
+        var waiters: [UInt64: CheckedContinuation<Answer, any Error>] = [:]
+        var leftEarly: Set<UInt64> = []
+        var result: Result<Answer, any Error>?
+        var task: Task<Void, Never>?
+    }
+
+    /// A stage that coalesces identical GETs.
+    public init() {}
+
+    /// How many shared exchanges are in flight now, and how many calls wait for them.
+    public var load: (exchanges: Int, waitingCalls: Int) {
+        flights.withLock { flights in (flights.count, flights.values.reduce(0) { $0 + $1.waiters.count }) }
+    }
+
+    /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs.
+    func answer(for key: Key, exchange: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
+        let caller = nextCaller.withLock { next in
+            next += 1
+            return next
+        }
+        let (flight, starts): (Flight, Bool) = flights.withLock { flights in
+            if let flight = flights[key] { return (flight, false) }
+            let flight = Flight()
+            flights[key] = flight
+            return (flight, true)
+        }
+        if starts {
+            // Not a child of the first caller: it must outlive that caller's cancellation.
+            let task = Task { [self] in
+                let result: Result<Answer, any Error>
+                do { result = .success(try await exchange()) } catch { result = .failure(error) }
+                finish(flight, key: key, with: result)
+            }
+            flights.withLock { _ in flight.task = task }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Answer, any Error>) in
+                let now: Result<Answer, any Error>? = flights.withLock { _ in
+                    if flight.leftEarly.remove(caller) != nil { return .failure(CancellationError()) }
+                    if let result = flight.result { return result }
+                    flight.waiters[caller] = waiter
+                    return nil
+                }
+                if let now { waiter.resume(with: now) }
+            }
+        } onCancel: {
+            let (waiter, abandoned): (CheckedContinuation<Answer, any Error>?, Task<Void, Never>?) = flights.withLock { flights in
+                guard let waiter = flight.waiters.removeValue(forKey: caller) else {
+                    if flight.result == nil { flight.leftEarly.insert(caller) }
+                    return (nil, nil)
+                }
+                // The last caller left: nobody needs the exchange any more.
+                guard flight.waiters.isEmpty, flight.result == nil else { return (waiter, nil) }
+                if flights[key] === flight { flights[key] = nil }
+                return (waiter, flight.task)
+            }
+            waiter?.resume(throwing: CancellationError())
+            abandoned?.cancel()
+        }
+    }
+
+    private func finish(_ flight: Flight, key: Key, with result: Result<Answer, any Error>) {
+        let waiters: [CheckedContinuation<Answer, any Error>] = flights.withLock { flights in
+            flight.result = result
+            if flights[key] === flight { flights[key] = nil }
+            defer { flight.waiters = [:] }
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}

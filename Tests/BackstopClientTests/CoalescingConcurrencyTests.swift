@@ -1,0 +1,66 @@
+import Backstop
+import BackstopTestSupport
+import BadBackend
+import Clocks
+import Foundation
+import Testing
+
+extension BackstopClient {
+    /// Identical GETs sharing one exchange; CI runs this suite under ThreadSanitizer.
+    @Suite("Coalescing identical GETs", .timeLimit(.minutes(1)))
+    struct CoalescingConcurrencyTests {
+        static let slow = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
+
+        /// Waits until `count` calls wait for the shared exchange (the time limit stops a hang).
+        static func waitUntil(_ coalescing: RequestCoalescing, hasWaiting count: Int) async {
+            while coalescing.load.waitingCalls < count { await Task.yield() }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func fiftyIdenticalGETsSendOneRequestAndACancelledCallerLeavesAlone(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let coalescing = RequestCoalescing()
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing })
+                let calls = (0..<50).map { _ in Task { try await client.send(Self.slow) } }
+                _ = try await backend.requestLog.arrival()
+                await Self.waitUntil(coalescing, hasWaiting: 50)
+                #expect(coalescing.load.exchanges == 1)
+
+                // One caller leaves: it ends now, the others still wait for the one exchange.
+                calls[0].cancel()
+                await #expect(throws: APIError<GeneralCode, StudyGroupCode>.self) { _ = try await calls[0].value }
+                #expect(coalescing.load.waitingCalls == 49)
+
+                await serverClock.advance(by: .seconds(3600))
+                for call in calls.dropFirst() { #expect(try await call.value == .one) }
+                #expect(await backend.hits("/scenarios/slow/b/products/1") == 1)
+                #expect(coalescing.load == (0, 0))
+                // Nothing is cached: the next call sends its own request.
+                _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                #expect(await backend.hits("/b/products/1") == 2)
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func whenEveryCallerLeavesTheSharedExchangeIsCancelled(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let coalescing = RequestCoalescing()
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing })
+                let calls = (0..<3).map { _ in Task { await failure(of: client, Self.slow) } }
+                _ = try await backend.requestLog.arrival()
+                await Self.waitUntil(coalescing, hasWaiting: 3)
+                for call in calls { call.cancel() }
+                for call in calls { #expect(transportReason(of: await call.value) == .cancelled) }
+                #expect(coalescing.load == (0, 0))
+                // Different calls are not coalesced: another product is its own exchange.
+                let other = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/2"))
+                #expect(other.id == 2)
+            }
+        }
+    }
+}
