@@ -21,10 +21,11 @@ import OpenAPIRuntime
 /// 6. **Retry**: ``retry`` within ``retryBudget``.
 /// 7. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
 ///    failing, and counts each attempt's outcome.
-/// 8. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
-/// 9. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
-/// 10. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
-/// 11. The transport.
+/// 8. **Hedging**: ``hedging`` sends an idempotent request again beside a slow attempt.
+/// 9. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
+/// 10. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
+/// 11. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
+/// 12. The transport.
 ///
 /// The order is why the stages work together: a retry carries the credential a refresh
 /// just made, a log line counts every attempt of its call, and an app-wide code is published
@@ -68,6 +69,9 @@ public struct ClientPipeline: Sendable {
     /// Fails calls at once while their backend is failing; `nil` (the default) lets every call
     /// through. Share one instance between pipelines that call the same backends.
     public var circuitBreaker: CircuitBreaker?
+    /// Sends an idempotent request again beside a slow attempt, the first answer winning;
+    /// `nil` (the default) sends each attempt once.
+    public var hedging: Hedging?
     /// Applies and refreshes the user's credential; `nil` sends requests as they are.
     public var authentication: Authentication?
     /// How long each attempt may take, its body included; a timed-out attempt is
@@ -103,6 +107,7 @@ public struct ClientPipeline: Sendable {
         retry: RetryPolicy = .default,
         retryBudget: RetryBudget = RetryBudget(),
         circuitBreaker: CircuitBreaker? = nil,
+        hedging: Hedging? = nil,
         authentication: Authentication? = nil,
         attemptTimeout: Duration? = nil,
         middlewares: [any ClientMiddleware] = [],
@@ -121,6 +126,7 @@ public struct ClientPipeline: Sendable {
         self.retry = retry
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker
+        self.hedging = hedging
         self.authentication = authentication
         self.attemptTimeout = attemptTimeout
         self.middlewares = middlewares

@@ -9,13 +9,13 @@ extension ClientPipeline {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
     ) async throws -> Answer {
         guard let circuitBreaker else {
-            return try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+            return try await hedged(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
         }
         let circuit = circuitBreaker.circuit(host: baseURL.host, port: baseURL.port, operationID: call.operationID)
         let permit = try circuitBreaker.acquire(circuit)
         let answer: Answer
         do {
-            answer = try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+            answer = try await hedged(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
         } catch {
             circuitBreaker.record(permit, Task.isCancelled ? .neutral : Self.verdict(of: error))
             throw error
