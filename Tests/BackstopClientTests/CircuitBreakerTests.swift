@@ -178,6 +178,31 @@ extension BackstopClient {
             }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func anOutageOnTheServersClockOpensItAndAProbeFindsTheBackendBack(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let clock = TestClock()
+                let breaker = Self.breaker(clock)
+                let client = Self.client(url, transport, breaker)
+                let outage = Endpoint<Item, StudyGroupCode>(.get, "scenarios/outage/b/products/1")
+                guard case .http(let unavailable)? = await failure(of: client, outage) else {
+                    Issue.record("not an HTTP failure")
+                    return
+                }
+                #expect(unavailable.headerFields[.retryAfter] == "30")
+                #expect(Self.circuitOpen(await failure(of: client, outage))?.retryAfter == .seconds(30))
+                // 30 s later on both clocks: the outage is over, and the probe closes the circuit.
+                await serverClock.advance(by: .seconds(30))
+                await clock.advance(by: .seconds(30))
+                let item = try await client.send(outage)
+                #expect(item == .one)
+                #expect(breaker.state(of: "127.0.0.1:\(url.port ?? 0)") == .closed)
+                #expect(await backend.hits("/scenarios/outage/b/products/1") == 2)
+            }
+        }
+
         @Test("the server preset turns the limit and the breaker on, with .NET's thresholds")
         func serverPreset() throws {
             let pipeline = ClientPipeline.server()

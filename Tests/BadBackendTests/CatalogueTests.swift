@@ -45,6 +45,7 @@ struct CatalogueTests {
                 switch scenario {
                 case .httpStatus(let status): #expect(fetched.status == status, "\(name)")
                 case .htmlErrorPage: #expect(fetched.status == 502, "\(name)")
+                case .outage: #expect(fetched.status == 503, "\(name)")
                 default: #expect(fetched.status == 200, "\(name)")
                 }
                 if let code = entry["code"] as? Int { #expect(fetched.value(at: "code") as? Int == code, "\(name)") }

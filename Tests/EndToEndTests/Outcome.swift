@@ -154,6 +154,12 @@ extension Outcome {
             return Outcome(.payload(.seven, repairs: []))
         case .connectionClosedMidBody:
             return Outcome(.transport(.connectionLost), alert: .offline, [.retry, .cancel])
+        case .outage:
+            return Outcome(
+                .http(
+                    status: 503, code: 50300, message: "Down for an outage", retryAfter: "30",
+                    body: #"{"code":50300,"msg":"Down for an outage","data":null}"#),
+                alert: .unavailable, [.dismiss])
         }
     }
 

@@ -30,6 +30,10 @@ public enum Scenario: Sendable, Hashable {
     case wrongContentType
     /// The right answer, after the configured delay on the server's clock.
     case slow
+    /// An outage of ``outageSeconds`` (or `?seconds=`) on the server's clock from the path's
+    /// first request: until then HTTP 503 with `Retry-After` saying how long is left, then the
+    /// right answer.
+    case outage
     /// Headers promise the whole body; half of it is sent and the connection is closed.
     case connectionClosedMidBody
 
@@ -41,6 +45,8 @@ public enum Scenario: Sendable, Hashable {
     public static let hostileText = "\u{1B}[2J\u{1B}]0;pwned\u{07} ok\u{202E}gnp.exe\nfake: line"
     /// The longest message ``hostileMessage`` sends, however many times `?repeat=` asks for.
     public static let maximumMessageBytes = 2 << 20
+    /// How long an ``outage`` lasts unless `?seconds=` says otherwise.
+    public static let outageSeconds = 30
     /// The HTTP statuses ``httpStatus(_:)`` serves.
     public static let httpStatuses = [400, 401, 403, 404, 408, 409, 429, 500, 501, 502, 503, 504]
 
@@ -70,13 +76,13 @@ public enum Scenario: Sendable, Hashable {
         + StudyGroupCode.allCases.map(Scenario.studyGroup)
         + [.unknownCode, .hostileMessage]
         + httpStatuses.map(Scenario.httpStatus)
-        + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody]
+        + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody, .outage]
 
     /// The faults random injection picks from: every HTTP status and broken response but ``slow``,
-    /// which would hold a test on a clock nobody advances.
+    /// which would hold a test on a clock nobody advances, and ``outage``, which depends on time.
     public static let randomFaults: [Scenario] = all.filter {
         switch $0.group {
-        case .httpStatus: true
+        case .httpStatus: $0 != .outage
         case .brokenResponse: $0 != .slow
         default: false
         }
@@ -119,6 +125,7 @@ public enum Scenario: Sendable, Hashable {
         case .wrongContentType: "wrong-content-type"
         case .slow: "slow"
         case .connectionClosedMidBody: "connection-closed-mid-body"
+        case .outage: "outage"
         }
     }
 
@@ -129,7 +136,7 @@ public enum Scenario: Sendable, Hashable {
         case .general: .generalCode
         case .studyGroup: .moduleCode
         case .unknownCode, .hostileMessage: .unknownCode
-        case .httpStatus: .httpStatus
+        case .httpStatus, .outage: .httpStatus
         case .htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody: .brokenResponse
         }
     }
@@ -164,6 +171,7 @@ public enum Scenario: Sendable, Hashable {
         case .wrongContentType: "HTTP 200, the right envelope labelled text/html"
         case .slow: "the right answer after the configured delay"
         case .connectionClosedMidBody: "the connection closed halfway through the promised body"
+        case .outage: "HTTP 503 with Retry-After for \(Self.outageSeconds) s (or ?seconds=) after the path's first request, then the answer"
         }
     }
 

@@ -40,7 +40,7 @@ struct BackendResponder: HTTPResponder {
         let method = request.method.rawValue
         let entry = await backend.requestLog.record(
             method: method, path: path, query: request.uri.query ?? "",
-            credential: route.resource == .refresh ? refreshToken : bearer, body: body
+            credential: route.resource == .refresh ? refreshToken : bearer, body: body, at: backend.clock.elapsed()
         ) { attempt in
             guard let scenario = route.scenario else { return random?.fault(method: method, path: path, attempt: attempt) }
             return attempt <= (failures ?? Int.max) ? scenario : nil
@@ -86,6 +86,16 @@ struct BackendResponder: HTTPResponder {
             return try await context.resource(dirt: nil).response
         case .connectionClosedMidBody?:
             return try await context.resource(dirt: nil).closedMidBody
+        case .outage?:
+            let length = Duration.seconds(query.get("seconds", as: Int.self).map { max($0, 0) } ?? Scenario.outageSeconds)
+            let start = await backend.requestLog.firstArrival(method: method, path: path) ?? backend.clock.elapsed()
+            let left = start + length - backend.clock.elapsed()
+            guard left > .zero else { return try await context.resource(dirt: nil).response }
+            var answer = context.failure(.serviceUnavailable, code: 50300, message: "Down for an outage")
+            // Whole seconds, rounded up: a client that waits what it says finds the backend back.
+            let (seconds, attoseconds) = left.components
+            answer.headers[.retryAfter] = String(seconds + (attoseconds > 0 ? 1 : 0))
+            return answer.response
         }
     }
 

@@ -99,13 +99,20 @@ public actor RequestLog {
 
     /// Records a request: its attempt number is counted here, and `scenario` decides, from
     /// that number, what the request gets.
+    /// When the first request with each method and path (query left out) arrived, on the server's clock.
+    private var firstArrivals: [String: Duration] = [:]
+
+    /// When the first request with `method` and `path` arrived, on the server's clock.
+    func firstArrival(method: String, path: String) -> Duration? { firstArrivals[method + " " + path] }
+
     func record(
-        method: String, path: String, query: String, credential: String?, body: Data?,
+        method: String, path: String, query: String, credential: String?, body: Data?, at now: Duration,
         scenario: @Sendable (_ attempt: Int) -> Scenario?
     ) -> LoggedRequest {
         let key = method + " " + path
         let attempt = (attempts[key] ?? 0) + 1
         attempts[key] = attempt
+        if firstArrivals[key] == nil { firstArrivals[key] = now }
         let entry = LoggedRequest(
             method: method, path: query.isEmpty ? path : path + "?" + query,
             credential: credential, attempt: attempt, scenario: scenario(attempt), body: body)
