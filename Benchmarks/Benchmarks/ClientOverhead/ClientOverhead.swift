@@ -57,10 +57,11 @@ let benchmarks: @Sendable () -> Void = {
         let overMiddlewares = BenchmarkMetric.custom("APIClient+middlewares over raw (‰)", useScalingFactor: false)
         let overChild = BenchmarkMetric.custom("raw+childTask over raw (‰)", useScalingFactor: false)
         let overTimeout = BenchmarkMetric.custom("APIClient+timeout over raw (‰)", useScalingFactor: false)
+        let overResilience = BenchmarkMetric.custom("APIClient+resilience over raw (‰)", useScalingFactor: false)
         Benchmark(
             "client/\(transport.rawValue)/interleaved",
             configuration: .init(
-                metrics: [overClient, overMiddlewares, overChild, overTimeout], warmupIterations: 1,
+                metrics: [overClient, overMiddlewares, overChild, overTimeout, overResilience], warmupIterations: 1,
                 maxDuration: .seconds(20), maxIterations: 9)
         ) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
@@ -79,6 +80,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.measurement(overMiddlewares, perMille(2))
                 benchmark.measurement(overChild, perMille(3))
                 benchmark.measurement(overTimeout, perMille(4))
+                benchmark.measurement(overResilience, perMille(5))
             }
         } setup: {
             let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
@@ -167,6 +169,9 @@ enum Contender: String, CaseIterable {
     case clientWithMiddlewares = "APIClient+middlewares"
     case rawInChildTask = "raw+childTask"
     case clientWithTimeout = "APIClient+timeout"
+    /// Every resilience stage on and nothing tripping: a circuit breaker, a concurrency limit,
+    /// coalescing and hedging (after a minute, so never), beside the default retry.
+    case clientWithResilience = "APIClient+resilience"
 
     func prepare<Payload: Decodable & Equatable & Sendable>(
         transport: any ClientTransport, server: URL, path: String, expecting expected: Payload
@@ -203,7 +208,7 @@ enum Contender: String, CaseIterable {
                     return payload
                 }
             }
-        case .client, .clientWithMiddlewares, .clientWithTimeout:
+        case .client, .clientWithMiddlewares, .clientWithTimeout, .clientWithResilience:
             // The pipeline retries by default in every contender; only the observed one logs and counts.
             var pipeline = ClientPipeline(logging: nil, metrics: nil)
             if self == .clientWithMiddlewares {
@@ -211,6 +216,12 @@ enum Contender: String, CaseIterable {
                 pipeline.metrics = RequestMetrics()
             }
             if self == .clientWithTimeout { pipeline.timeout = .seconds(60) }
+            if self == .clientWithResilience {
+                pipeline.circuitBreaker = CircuitBreaker(logger: nil)
+                pipeline.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 64)
+                pipeline.coalescing = RequestCoalescing()
+                pipeline.hedging = Hedging(delay: .seconds(60))
+            }
             let client = APIClient<NoModuleCodes>(
                 baseURL: server, contract: backendB, decoder: decoder,
                 pipeline: pipeline, transport: transport)
