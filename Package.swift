@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "Backstop", targets: ["Backstop"]),
         // Backstop on AsyncHTTPClient, its errors classified by value; the only product with NIO.
         .library(name: "BackstopAsyncHTTPClient", targets: ["BackstopAsyncHTTPClient"]),
+        // Backstop's calls as swift-distributed-tracing spans; apps that do not trace never build it.
+        .library(name: "BackstopTracing", targets: ["BackstopTracing"]),
         .executable(name: "backstop", targets: ["BackstopCLI"]),
         // BadBackend: a misbehaving server for tests and demos; never a dependency of Backstop.
         .library(name: "BadBackend", targets: ["BadBackend"]),
@@ -20,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
         // Tests, benchmarks and BadBackend only: apps that import Backstop never build these.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -59,6 +62,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Spans for Backstop's calls: swift-distributed-tracing stays out of `Backstop` itself.
+        .target(
+            name: "BackstopTracing",
+            dependencies: [
+                "Backstop",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Named apart from the `Backstop` module so the two never clash on case-insensitive disks.
@@ -162,6 +175,9 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "BackstopTracing",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
     ]

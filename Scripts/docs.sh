@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # BackstopAsyncHTTPClient has no catalogue of its own: its few symbols are checked all the same.
-modules=(BackstopJSON Backstop BadBackend BackstopAsyncHTTPClient)
+modules=(BackstopJSON Backstop BadBackend BackstopAsyncHTTPClient BackstopTracing)
 out=.build/docs
 rm -rf "$out"; mkdir -p "$out"
 

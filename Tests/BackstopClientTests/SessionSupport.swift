@@ -73,6 +73,7 @@ struct Session: Sendable {
         knowsExpiry: Bool = false,
         limit: RefreshLimit = .default,
         pipeline configure: (inout ClientPipeline) -> Void = { _ in },
+        refresher configureRefresher: (inout ClientPipeline) -> Void = { _ in },
         _ body: (Session) async throws -> Void
     ) async throws {
         let clock = TestClock()
@@ -80,7 +81,7 @@ struct Session: Sendable {
             accessTokenLifetime: lifetime, expiredToken: expiredToken, refresh: refresh,
             slowAnswerDelay: .seconds(120))
         try await withBackend(configuration, clock: clock) { backend, baseURL in
-            let refresher = makeClient(baseURL, transport)
+            let refresher = makeClient(baseURL, transport, pipeline: quietPipeline(configureRefresher))
             let credential = try await refresher.signIn(clock)
             let auth = AuthSession(
                 authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: knowsExpiry),

@@ -90,19 +90,38 @@ public struct APIClient<General: ServerCode>: Sendable {
     ) async throws(APIError<General, Module>) -> APIResponse<Payload> {
         // A call whose task is already cancelled costs nothing more: not even a request.
         if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
+        let made = Result { () throws(APIError<General, Module>) in try makeRequest(for: endpoint) }
+        guard let tracing = pipeline.tracing else { return try await call(endpoint, made, span: nil).get() }
+        let request = (try? made.get())?.0 ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
+        let traced = TracedCall(operationName: endpoint.operationID, request: request, baseURL: baseURL)
+        return try await tracing.tracer.withCallSpan(traced) { span in await call(endpoint, made, span: span) }.get()
+    }
+
+    /// The call of `endpoint` whose request line and body are `made`, inside `span` if traced.
+    private func call<Payload, Module>(
+        _ endpoint: Endpoint<Payload, Module>, _ made: Result<(HTTPRequest, HTTPBody?), APIError<General, Module>>,
+        span: (any CallSpan)?
+    ) async -> Result<APIResponse<Payload>, APIError<General, Module>> {
         let start = ContinuousClock.now
-        let record = CallRecord()
+        let record = CallRecord(span: span)
         let contract = endpoint.contract ?? self.contract
         var request: HTTPRequest?
         var status: HTTPResponse.Status?
         let result: Result<APIResponse<Payload>, APIError<General, Module>>
         do throws(APIError<General, Module>) {
-            let (made, body) = try makeRequest(for: endpoint)
+            let (made, body) = try made.get()
             request = made
             let call = CallOptions(
                 operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
                 requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
                 codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
+            // The trace context goes on what is sent, never into the coalescing key: each call has its own.
+            let sent =
+                span.map { span in
+                    var sent = made
+                    span.inject(into: &sent.headerFields)
+                    return sent
+                } ?? made
             let answer: Answer
             do {
                 if let coalescing = pipeline.coalescing, made.method == .get, body == nil {
@@ -111,10 +130,10 @@ public struct APIClient<General: ServerCode>: Sendable {
                         requiresAuthentication: endpoint.requiresAuthentication)
                     let (pipeline, baseURL, send) = (pipeline, baseURL, send)
                     answer = try await coalescing.answer(for: key) {
-                        try await pipeline.exchange(made, body: nil, baseURL: baseURL, call: call, record: record, send: send)
+                        try await pipeline.exchange(sent, body: nil, baseURL: baseURL, call: call, record: record, send: send)
                     }
                 } else {
-                    answer = try await pipeline.exchange(made, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                    answer = try await pipeline.exchange(sent, body: body, baseURL: baseURL, call: call, record: record, send: send)
                 }
             } catch {
                 throw APIError<General, Module>(thrown: error)
@@ -134,6 +153,12 @@ public struct APIClient<General: ServerCode>: Sendable {
             if case .http(let failure) = error { status = failure.status }
             result = .failure(error)
         }
+        if let span {
+            switch result {
+            case .success: span.recordEnd(status: status, errorType: nil)
+            case .failure(let error): span.recordEnd(status: status, errorType: error.groupingIdentifier)
+            }
+        }
         if pipeline.observes {
             var outcome = RequestOutcome(
                 method: endpoint.method, path: request?.path ?? endpoint.path,
@@ -146,6 +171,6 @@ public struct APIClient<General: ServerCode>: Sendable {
             }
             pipeline.report(outcome, request: request, record: record)
         }
-        return try result.get()
+        return result
     }
 }

@@ -12,6 +12,13 @@ final class CallRecord: Sendable {
 
     private let state = LockedValue(State())
 
+    /// The call's span, when the pipeline traces; hears each attempt and retry.
+    let span: (any CallSpan)?
+
+    init(span: (any CallSpan)? = nil) {
+        self.span = span
+    }
+
     /// How many times the request reached the app's middlewares and the transport.
     var attempts: Int { state.withLock { $0.attempts } }
     /// Why each retry was made (`status.503`, `transport.timedOut`, `server.rateLimited`).
@@ -19,8 +26,18 @@ final class CallRecord: Sendable {
     /// Values that logs must never show, such as the credential authentication applied.
     var secrets: [String] { state.withLock { $0.secrets } }
 
-    func recordAttempt() { state.withLock { $0.attempts += 1 } }
-    func recordRetry(reason: String) { state.withLock { $0.retries.append(reason) } }
+    func recordAttempt() {
+        let number = state.withLock { state in
+            state.attempts += 1
+            return state.attempts
+        }
+        span?.recordAttempt(number)
+    }
+
+    func recordRetry(reason: String) {
+        state.withLock { $0.retries.append(reason) }
+        span?.recordRetry(reason: reason)
+    }
 
     func addSecrets(_ values: [String]) {
         let values = values.filter { !$0.isEmpty }

@@ -12,8 +12,8 @@ import OpenAPIRuntime
 /// ```
 ///
 /// An app says what each stage does; it never orders them. Outermost first:
-/// 1. **Observation**: ``logging`` and ``metrics`` see each call once, with its attempts,
-///    retries and outcome, whatever happens inside.
+/// 1. **Observation**: ``logging``, ``metrics`` and ``tracing`` see each call once, with its
+///    attempts, retries and outcome, whatever happens inside.
 /// 2. **Coalescing**: ``coalescing`` lets an identical GET already in flight answer a call.
 /// 3. **Concurrency limit**: ``concurrencyLimit`` lets so many calls in at once and queues the rest.
 /// 4. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
@@ -41,6 +41,9 @@ public struct ClientPipeline: Sendable {
     public var logging: RequestLogging?
     /// Counts and times calls, retries, refreshes and repairs; `nil` records nothing.
     public var metrics: RequestMetrics?
+    /// One span per call, with its attempts, retries and refreshes; `nil` (the default) traces
+    /// nothing. `BackstopTracing` makes it (`.distributedTracing`).
+    public var tracing: RequestTracing?
     /// Records each call's repairs by operation and field, for the backend team; `nil` (the
     /// default) records nothing. ``APIClient`` records what it decoded.
     public var contractDrift: ContractDriftRecorder?
@@ -99,6 +102,7 @@ public struct ClientPipeline: Sendable {
     public init(
         logging: RequestLogging? = RequestLogging(),
         metrics: RequestMetrics? = RequestMetrics(),
+        tracing: RequestTracing? = nil,
         contractDrift: ContractDriftRecorder? = nil,
         coalescing: RequestCoalescing? = nil,
         concurrencyLimit: ConcurrencyLimit? = nil,
@@ -118,6 +122,7 @@ public struct ClientPipeline: Sendable {
     ) {
         self.logging = logging
         self.metrics = metrics
+        self.tracing = tracing
         self.contractDrift = contractDrift
         self.coalescing = coalescing
         self.concurrencyLimit = concurrencyLimit

@@ -69,36 +69,61 @@ public struct PipelineMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let tracing = pipeline.tracing else {
+            return try await call(request, body: body, baseURL: baseURL, operationID: operationID, span: nil, next: next).get()
+        }
+        let traced = TracedCall(operationName: operationID, request: request, baseURL: baseURL)
+        return try await tracing.tracer.withCallSpan(traced) { span in
+            await call(request, body: body, baseURL: baseURL, operationID: operationID, span: span, next: next)
+        }.get()
+    }
+
+    /// One operation through the pipeline, inside `span` if traced.
+    private func call(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        span: (any CallSpan)?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
         let start = ContinuousClock.now
-        let record = CallRecord()
+        let record = CallRecord(span: span)
         let call = CallOptions(
             operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
             codes: codes)
         var outcome = RequestOutcome(
             method: request.method, path: request.path ?? "", operationID: operationID, status: nil,
             duration: .zero, attempts: 0, retries: [], repairs: 0)
+        var sent = request
+        span?.inject(into: &sent.headerFields)
         do {
             let body = try await BodyCollection.replayable(body, upTo: pipeline.maximumResponseBytes)
             let answer = try await withoutActuallyEscaping(next) { next in
                 // The exchange does not outlive this call, so `next` may be used as if it escaped.
                 let next = UncheckedNext(next)
                 let send = pipeline.composed { request, body, url, _ in try await next.send(request, body, url) }
-                return try await pipeline.exchange(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                return try await pipeline.exchange(sent, body: body, baseURL: baseURL, call: call, record: record, send: send)
             }
+            let failure: APIError<NoModuleCodes, NoModuleCodes>? =
+                answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil
+            span?.recordEnd(status: answer.response.status, errorType: failure?.groupingIdentifier)
             if pipeline.observes {
                 outcome.status = answer.response.status
-                if answer.response.status.code >= 400 {
-                    outcome.fail(with: APIError<NoModuleCodes, NoModuleCodes>.http(HTTPFailure(status: answer.response.status)))
-                }
+                if let failure { outcome.fail(with: failure) }
                 finish(&outcome, start: start, request: request, record: record)
             }
-            return (answer.response, HTTPBody(answer.body))
+            return .success((answer.response, HTTPBody(answer.body)))
         } catch {
-            if pipeline.observes {
-                outcome.fail(with: APIError<NoModuleCodes, NoModuleCodes>(thrown: error))
-                finish(&outcome, start: start, request: request, record: record)
+            if span != nil || pipeline.observes {
+                let failure = APIError<NoModuleCodes, NoModuleCodes>(thrown: error)
+                span?.recordEnd(status: nil, errorType: failure.groupingIdentifier)
+                if pipeline.observes {
+                    outcome.fail(with: failure)
+                    finish(&outcome, start: start, request: request, record: record)
+                }
             }
-            throw Self.surfaced(error)
+            return .failure(Self.surfaced(error))
         }
     }
 

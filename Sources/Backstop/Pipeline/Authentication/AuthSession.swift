@@ -73,7 +73,7 @@ extension AuthSession: AuthenticationStage {
     ) async throws -> Answer {
         var issued = try await state.current()
         if authenticator.requiresRefresh(issued.credential) {
-            issued = try await state.refreshed(after: issued.generation, refreshes: refreshes)
+            issued = try await state.refreshed(after: issued.generation, refreshes: refreshes, span: record.span)
         }
         let first = try await send(request, with: issued, record: record, attempt: attempt)
         guard first.role != .signInRequired else {
@@ -81,7 +81,7 @@ extension AuthSession: AuthenticationStage {
             return first
         }
         guard authenticator.isAuthenticationFailure(first.response, role: first.role) else { return first }
-        issued = try await state.refreshed(after: issued.generation, refreshes: refreshes)
+        issued = try await state.refreshed(after: issued.generation, refreshes: refreshes, span: record.span)
         let replay = try await send(request, with: issued, record: record, attempt: attempt)
         if replay.role == .signInRequired { state.signOut(because: .signInRequired, generation: issued.generation) }
         return replay

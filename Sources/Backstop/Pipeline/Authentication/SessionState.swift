@@ -56,10 +56,10 @@ final class SessionState<A: Authenticator>: Sendable {
     /// A credential newer than generation `stale`: the current one when it is newer already,
     /// else the result of the one refresh that all callers share.
     ///
-    /// `refreshes` hears how a refresh started here ends.
-    func refreshed(after stale: Int, refreshes: (@Sendable (String) -> Void)?) async throws -> Issued {
+    /// `refreshes` hears how a refresh started here ends; `span`, the call's, traces it.
+    func refreshed(after stale: Int, refreshes: (@Sendable (String) -> Void)?, span: (any CallSpan)?) async throws -> Issued {
         while true {
-            switch state.withLock({ step(after: stale, refreshes: refreshes, in: &$0) }) {
+            switch state.withLock({ step(after: stale, refreshes: refreshes, span: span, in: &$0) }) {
             case .done(let issued): return issued
             case .wait(let flight): try await settle(flight)
             case .failed(let error, let tooMany):
@@ -76,7 +76,9 @@ final class SessionState<A: Authenticator>: Sendable {
     }
 
     /// What a caller holding the lock does next for a credential newer than `stale`.
-    private func step(after stale: Int, refreshes: (@Sendable (String) -> Void)?, in state: inout State) -> Step {
+    private func step(
+        after stale: Int, refreshes: (@Sendable (String) -> Void)?, span: (any CallSpan)?, in state: inout State
+    ) -> Step {
         switch state.phase {
         case .refreshing(let flight, _):
             return .wait(flight)
@@ -95,7 +97,14 @@ final class SessionState<A: Authenticator>: Sendable {
             state.phase = .refreshing(flight, from: credential)
             // Detached: the refresh serves every waiting call, and outlives the one that started it
             // if that one is cancelled.
-            Task.detached { await self.run(flight, from: credential, startedAt: now, refreshes: refreshes) }
+            Task.detached {
+                if let span {
+                    // A detached task inherits no trace context: the call's span hands its own on.
+                    await span.traceRefresh { await self.run(flight, from: credential, startedAt: now, refreshes: refreshes) }
+                } else {
+                    _ = await self.run(flight, from: credential, startedAt: now, refreshes: refreshes)
+                }
+            }
             return .wait(flight)
         }
     }
@@ -109,10 +118,13 @@ final class SessionState<A: Authenticator>: Sendable {
         }
     }
 
+    /// Refreshes `credential` for `flight`'s waiters; answers how it ended (`succeeded`,
+    /// `failed`, `interrupted`), as metrics and traces name it.
     private func run(
         _ flight: RefreshFlight, from credential: A.Credential, startedAt: Duration, refreshes: (@Sendable (String) -> Void)?
-    ) async {
+    ) async -> String {
         let outcome: RefreshFlight.Outcome
+        let name: String
         do {
             let fresh = try await authenticator.refresh(credential)
             outcome = state.withLock { state in
@@ -121,7 +133,7 @@ final class SessionState<A: Authenticator>: Sendable {
                 state.generation += 1
                 return .refreshed
             }
-            refreshes?("succeeded")
+            name = "succeeded"
         } catch {
             let endsSession = authenticator.endsSession(after: error)
             outcome = state.withLock { state in
@@ -136,9 +148,11 @@ final class SessionState<A: Authenticator>: Sendable {
                 let failure = ClientFailure(.tokenRefreshFailed, detail: "the credential could not be refreshed", underlying: error)
                 return .ended(signOut(.refreshFailed, failure: failure, in: &state))
             }
-            refreshes?(endsSession ? "failed" : "interrupted")
+            name = endsSession ? "failed" : "interrupted"
         }
+        refreshes?(name)
         flight.finish(outcome)
+        return name
     }
 
     /// Starts a session with `credential`.
