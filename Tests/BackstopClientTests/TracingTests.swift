@@ -65,9 +65,10 @@ extension BackstopClient {
             try await withBackend { _, url in
                 let tracer = InMemoryTracer()
                 let client = makeClient(url, transport, pipeline: Self.traced(tracer))
-                _ = try await client.send(
-                    Endpoint<Item, StudyGroupCode>(
-                        .get, "scenarios/http-503/b/products/1", query: [URLQueryItem(name: "failures", value: "1")]))
+                // PUT is idempotent, so retried; the echo shows what the second attempt carried.
+                let echo = try await client.send(
+                    Endpoint<Echo<Item>, StudyGroupCode>(
+                        .put, "scenarios/http-503/b/echo/products/1", query: [URLQueryItem(name: "failures", value: "1")], body: Item.one))
                 let span = try #require(Self.spans(tracer).first)
                 #expect(Self.spans(tracer).count == 1)
                 #expect(span.events.map(\.name) == ["attempt", "retry", "attempt"])
@@ -76,6 +77,7 @@ extension BackstopClient {
                 #expect(span.attributes.get("http.request.resend_count") == .int64(1))
                 #expect(span.attributes.get("http.response.status_code") == .int64(200))
                 #expect(span.status == nil)
+                #expect(echo.headers[InMemoryTracer.spanIDKey] == span.spanID)
             }
         }
 
@@ -99,6 +101,7 @@ extension BackstopClient {
             #expect(span.attributes.get("error.type") == .string(error.groupingIdentifier))
             #expect(error.groupingIdentifier.hasPrefix("transport."))
             #expect(span.status?.code == .error)
+            #expect(tracer.performedContextInjections.map { $0.values[InMemoryTracer.spanIDKey] } == [span.spanID])
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
@@ -108,7 +111,7 @@ extension BackstopClient {
             try await Session.run(
                 transport, pipeline: { $0.tracing = .distributedTracing(tracer) }, refresher: { $0.tracing = .distributedTracing(tracer) }
             ) { session in
-                tracer.clearFinishedSpans()  // the sign-in's
+                tracer.clearAll()  // the sign-in's span and injection
                 await session.expireToken()
                 _ = try await session.account().get()
                 let spans = Self.spans(tracer)
@@ -121,6 +124,10 @@ extension BackstopClient {
                 #expect(Set(spans.map(\.traceID)) == [call.traceID])
                 #expect(refresh.attributes.get("backstop.refresh.outcome") == .string("succeeded"))
                 #expect(call.events.map(\.name) == ["attempt", "attempt"])
+                // Each call's request carried its own span: the refresh's, under the refresh span.
+                #expect(
+                    Set(tracer.performedContextInjections.compactMap { $0.values[InMemoryTracer.spanIDKey] })
+                        == [call.spanID, refreshCall.spanID])
                 // No credential in any attribute of any span.
                 let credentials = await session.credentials(for: "/b/account").compactMap { $0 }
                 #expect(!credentials.isEmpty)
