@@ -7,10 +7,16 @@ struct DistributedCallTracer: CallTracer {
     /// `nil`: the tracer bootstrapped in `InstrumentationSystem`, read at each call.
     let tracer: (any Tracer)?
 
-    func withCallSpan<Result>(_ call: TracedCall, _ body: ((any CallSpan)?) async -> Result) async -> Result {
+    var isTracing: Bool {
+        if let tracer { return !(tracer is NoOpTracer) }
+        // The instrument's own type first: finding a tracer among instruments costs more casts.
+        return !(InstrumentationSystem.instrument is NoOpInstrument) && !(InstrumentationSystem.tracer is NoOpTracer)
+    }
+
+    func withCallSpan<Result>(_ call: () -> TracedCall, _ body: ((any CallSpan)?) async -> Result) async -> Result {
         let tracer = self.tracer ?? InstrumentationSystem.tracer
-        // Nothing bootstrapped: no span, no context, no header.
         if tracer is NoOpTracer { return await body(nil) }
+        let call = call()
         return await tracer.withSpan(call.operationName, ofKind: .client) { span in
             span.updateAttributes { attributes in
                 attributes["http.request.method"] = call.method.rawValue

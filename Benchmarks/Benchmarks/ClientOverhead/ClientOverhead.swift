@@ -9,6 +9,7 @@
 //   beside a timer child;
 // - "APIClient+middlewares": the default pipeline: logging (a handler at info that keeps nothing,
 //   so each line is still made), metrics (no-op factory) and retry;
+// - "APIClient+tracing": "APIClient" with `.distributedTracing` and no tracer bootstrapped;
 // - "raw+childTask": "raw" inside a child task started at once, as APIClient runs each exchange
 //   so that its timeout can cancel it: the floor under APIClient's cost.
 // Compare each with "raw" of the same transport; the goal is at most 1.05x.
@@ -20,6 +21,7 @@
 
 import AsyncHTTPClient
 import Backstop
+import BackstopTracing
 import Benchmark
 import Foundation
 import Hummingbird
@@ -50,7 +52,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     // The contenders of one transport interleaved in one process, request by request in
-    // rotating order, so drift between processes and load that comes and goes touch each alike.
+    // shuffled order, so drift between processes and load that comes and goes touch each alike.
     // Each iteration times 300 rounds and reports each contender's median over raw's, in per mille.
     for transport in TransportKind.allCases {
         let overClient = BenchmarkMetric.custom("APIClient over raw (‰)", useScalingFactor: false)
@@ -58,17 +60,21 @@ let benchmarks: @Sendable () -> Void = {
         let overChild = BenchmarkMetric.custom("raw+childTask over raw (‰)", useScalingFactor: false)
         let overTimeout = BenchmarkMetric.custom("APIClient+timeout over raw (‰)", useScalingFactor: false)
         let overResilience = BenchmarkMetric.custom("APIClient+resilience over raw (‰)", useScalingFactor: false)
+        // A ratio, not a difference: the tables leave out values below zero.
+        let tracingToClient = BenchmarkMetric.custom("APIClient+tracing (none bootstrapped) / APIClient (‰)", useScalingFactor: false)
         Benchmark(
             "client/\(transport.rawValue)/interleaved",
             configuration: .init(
-                metrics: [overClient, overMiddlewares, overChild, overTimeout, overResilience], warmupIterations: 1,
+                metrics: [overClient, overMiddlewares, overChild, overTimeout, overResilience, tracingToClient], warmupIterations: 1,
                 maxDuration: .seconds(20), maxIterations: 9)
         ) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
                 var times = [[Duration]](repeating: [], count: requests.count)
-                for round in 0..<300 {
-                    for step in requests.indices {
-                        let contender = (round + step) % requests.count
+                // Shuffled, not rotated: in a fixed rotation each contender always follows the same
+                // one, and what that one leaves running (hedging's timers, coalescing's tasks) lands on it.
+                var generator = SplitMix64(seed: 7)
+                for _ in 0..<300 {
+                    for contender in requests.indices.shuffled(using: &generator) {
                         let start = ContinuousClock.now
                         blackHole(try await requests[contender]())
                         times[contender].append(ContinuousClock.now - start)
@@ -81,6 +87,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.measurement(overChild, perMille(3))
                 benchmark.measurement(overTimeout, perMille(4))
                 benchmark.measurement(overResilience, perMille(5))
+                benchmark.measurement(tracingToClient, Int((medians[6] / medians[1]) * 1000))
             }
         } setup: {
             let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
@@ -94,6 +101,7 @@ let benchmarks: @Sendable () -> Void = {
             return requests
         }
     }
+    registerObservabilityCost()
     // A list of 1,000 items from memory: what each contender costs per byte of a larger body,
     // where middlewares that read business codes could parse the body again.
     for contender in Contender.allCases {
@@ -172,6 +180,8 @@ enum Contender: String, CaseIterable {
     /// Every resilience stage on and nothing tripping: a circuit breaker, a concurrency limit,
     /// coalescing and hedging (after a minute, so never), beside the default retry.
     case clientWithResilience = "APIClient+resilience"
+    /// `.distributedTracing` with no tracer bootstrapped, as an app that traces only some builds.
+    case clientWithTracing = "APIClient+tracing"
 
     func prepare<Payload: Decodable & Equatable & Sendable>(
         transport: any ClientTransport, server: URL, path: String, expecting expected: Payload
@@ -208,7 +218,7 @@ enum Contender: String, CaseIterable {
                     return payload
                 }
             }
-        case .client, .clientWithMiddlewares, .clientWithTimeout, .clientWithResilience:
+        case .client, .clientWithMiddlewares, .clientWithTimeout, .clientWithResilience, .clientWithTracing:
             // The pipeline retries by default in every contender; only the observed one logs and counts.
             var pipeline = ClientPipeline(logging: nil, metrics: nil)
             if self == .clientWithMiddlewares {
@@ -216,6 +226,7 @@ enum Contender: String, CaseIterable {
                 pipeline.metrics = RequestMetrics()
             }
             if self == .clientWithTimeout { pipeline.timeout = .seconds(60) }
+            if self == .clientWithTracing { pipeline.tracing = .distributedTracing }
             if self == .clientWithResilience {
                 pipeline.circuitBreaker = CircuitBreaker(logger: nil)
                 pipeline.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 64)

@@ -91,9 +91,11 @@ public struct APIClient<General: ServerCode>: Sendable {
         // A call whose task is already cancelled costs nothing more: not even a request.
         if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
         let made = Result { () throws(APIError<General, Module>) in try makeRequest(for: endpoint) }
-        guard let tracing = pipeline.tracing else { return try await call(endpoint, made, span: nil).get() }
-        let request = (try? made.get())?.0 ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
-        let traced = TracedCall(operationName: endpoint.operationID, request: request, baseURL: baseURL)
+        guard let tracing = pipeline.tracing, tracing.tracer.isTracing else { return try await call(endpoint, made, span: nil).get() }
+        let traced = {
+            let request = (try? made.get())?.0 ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
+            return TracedCall(operationName: endpoint.operationID, request: request, baseURL: baseURL)
+        }
         return try await tracing.tracer.withCallSpan(traced) { span in await call(endpoint, made, span: span) }.get()
     }
 

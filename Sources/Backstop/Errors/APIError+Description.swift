@@ -23,7 +23,7 @@ extension APIError: CustomStringConvertible {
             "http.\(failure.status.code)" + (failure.code.map { ".\($0.stringValue)" } ?? "")
         case .decoding(let failure):
             // Array indices differ between occurrences of the same defect.
-            "decoding.\(failure.part.rawValue).\(failure.problem.rawValue).\(IndexFreePath.of(failure.path))"
+            "decoding.\(failure.part.rawValue).\(failure.problem.rawValue).\(JSONPath.indexFree(failure.path))"
         case .server(.general(let code, _)):
             "server.general.\(code.code.stringValue)"
         case .server(.module(let code, _)):

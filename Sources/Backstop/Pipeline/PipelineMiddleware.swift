@@ -69,10 +69,10 @@ public struct PipelineMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let tracing = pipeline.tracing else {
+        guard let tracing = pipeline.tracing, tracing.tracer.isTracing else {
             return try await call(request, body: body, baseURL: baseURL, operationID: operationID, span: nil, next: next).get()
         }
-        let traced = TracedCall(operationName: operationID, request: request, baseURL: baseURL)
+        let traced = { TracedCall(operationName: operationID, request: request, baseURL: baseURL) }
         return try await tracing.tracer.withCallSpan(traced) { span in
             await call(request, body: body, baseURL: baseURL, operationID: operationID, span: span, next: next)
         }.get()

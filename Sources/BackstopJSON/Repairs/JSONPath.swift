@@ -6,15 +6,51 @@ public enum JSONPath {
     }
 
     /// The JSON path of `components`, then `key`: the one place paths become text.
-    static func string(_ components: [PathComponent], appending key: (any CodingKey)? = nil) -> String {
+    ///
+    /// `indexFree` writes every array position as `[*]`, so one field of every element has one path.
+    static func string(_ components: [PathComponent], appending key: (any CodingKey)? = nil, indexFree: Bool = false) -> String {
         var path = "$"
-        for component in components { append(component, to: &path) }
-        if let key { append(.key(key), to: &path) }
+        for component in components { append(component, to: &path, indexFree: indexFree) }
+        if let key { append(.key(key), to: &path, indexFree: indexFree) }
         return path
     }
 
-    private static func append(_ component: PathComponent, to path: inout String) {
+    /// `path` with every array position (`[17]`) written `[*]`: `$.data[*].id` for `$.data[17].id`.
+    /// Quoted member names (`['a[1]']`) are left as they are.
+    package static func indexFree(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        var quoted = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\"), quoted, index + 1 < bytes.count {
+                result.append(byte)
+                result.append(bytes[index + 1])
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "'") { quoted.toggle() }
+            if !quoted, byte == UInt8(ascii: "["), let end = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "]")), end > index + 1,
+                bytes[(index + 1)..<end].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            {
+                result.append(contentsOf: "[*]".utf8)
+                index = end + 1
+            } else {
+                result.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func append(_ component: PathComponent, to path: inout String, indexFree: Bool) {
         if let position = component.arrayPosition {
+            if indexFree {
+                path += "[*]"
+                return
+            }
             path += "["
             path += String(position)
             path += "]"

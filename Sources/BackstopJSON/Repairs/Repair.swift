@@ -77,6 +77,9 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
         get { pathText.string }
         set { pathText = .text(newValue) }
     }
+    /// ``path`` with every array position written `[*]` (`$.data[*].id`): where the same field
+    /// of every element is one place, as the contract-drift report groups repairs.
+    package var indexFreePath: String { pathText.indexFreePath }
     /// The Swift type the model asked for, such as `Int` or `Array<Product>`.
     public var expected: String {
         get { expectedText.string }

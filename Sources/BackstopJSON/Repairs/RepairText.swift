@@ -46,6 +46,16 @@ enum RepairText: Sendable {
         }
     }
 
+    /// The text of a path with every array position written `[*]`, made without writing the positions.
+    var indexFreePath: String {
+        switch self {
+        case .components(let components): JSONPath.string(components, indexFree: true)
+        case .element(let components, _): JSONPath.string(components, appending: IndexKey(0), indexFree: true)
+        case .member(let components, let key): JSONPath.string(components, appending: key, indexFree: true)
+        default: JSONPath.indexFree(string)
+        }
+    }
+
     /// The type is kept as `Any.Type`: unlike it, `any UnknownCaseRepresentable.Type` is not `Sendable`.
     private static func unknownCase(of type: Any.Type) -> String {
         guard let type = type as? any UnknownCaseRepresentable.Type else { return "" }

@@ -2,11 +2,15 @@ import HTTPTypes
 
 /// What the pipeline asks of a tracer, so that `Backstop` itself needs no tracing package.
 package protocol CallTracer: Sendable {
+    /// Whether a call made now would be traced: asked first, so a call nobody traces goes
+    /// the untraced way, without the generic span machinery.
+    var isTracing: Bool { get }
+
     /// Runs `body` inside a span for `call`, made current for the tasks it starts, and ends
     /// the span when `body` returns; `body` gets `nil` when nothing is traced, so a tracer
-    /// that records nothing costs nothing more.
+    /// that records nothing costs nothing more: `call` is made only for a span.
     func withCallSpan<Result>(
-        _ call: TracedCall, _ body: ((any CallSpan)?) async -> Result
+        _ call: () -> TracedCall, _ body: ((any CallSpan)?) async -> Result
     ) async -> Result
 }
 

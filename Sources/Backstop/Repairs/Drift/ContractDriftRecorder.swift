@@ -62,28 +62,21 @@ public final class ContractDriftRecorder: RepairReporter, Sendable {
     public func record(_ repairs: [Repair], operation: String) {
         guard !repairs.isEmpty else { return }
         let time = now()
-        let counters: [Counter] = state.withLock { state in
-            var counters: [Counter] = []
-            counters.reserveCapacity(repairs.count)
+        // One increment per action, not per repair: a list with a broken field repairs every element.
+        let increments: [(Counter, Int64)] = state.withLock { state in
+            var actions: [(action: Repair.Action, count: Int64)] = []
             for repair in repairs {
-                let counterKey = CounterKey(operation: operation, action: repair.action.rawValue)
-                if let counter = state.counters[counterKey] {
-                    counters.append(counter)
+                if let index = actions.firstIndex(where: { $0.action == repair.action }) {
+                    actions[index].count += 1
                 } else {
-                    let counter = Counter(
-                        label: "backstop_contract_drift_total",
-                        dimensions: [("operation", operation), ("action", repair.action.rawValue)],
-                        factory: factory)
-                    state.counters[counterKey] = counter
-                    counters.append(counter)
+                    actions.append((repair.action, 1))
                 }
                 let key = Key(
-                    operation: operation, path: IndexFreePath.of(repair.path), action: repair.action.rawValue,
+                    operation: operation, path: repair.indexFreePath, action: repair.action.rawValue,
                     found: repair.found.kind.rawValue)
-                if var entry = state.entries[key] {
-                    entry.count += 1
-                    entry.lastSeen = time
-                    state.entries[key] = entry
+                if let index = state.entries.index(forKey: key) {
+                    state.entries.values[index].count += 1
+                    state.entries.values[index].lastSeen = time
                 } else if state.entries.count < maximumEntries {
                     state.entries[key] = ContractDriftReport.Entry(
                         operation: key.operation, path: key.path, action: key.action, found: key.found, count: 1,
@@ -92,9 +85,20 @@ public final class ContractDriftRecorder: RepairReporter, Sendable {
                     state.dropped += 1
                 }
             }
-            return counters
+            return actions.map { action, count in (counter(operation: operation, action: action, in: &state), count) }
         }
-        for counter in counters { counter.increment() }
+        for (counter, count) in increments { counter.increment(by: count) }
+    }
+
+    /// The counter of `action` in `operation`, made once and kept: making one registers it with the factory.
+    private func counter(operation: String, action: Repair.Action, in state: inout Entries) -> Counter {
+        let key = CounterKey(operation: operation, action: action.rawValue)
+        if let counter = state.counters[key] { return counter }
+        let counter = Counter(
+            label: "backstop_contract_drift_total", dimensions: [("operation", operation), ("action", action.rawValue)],
+            factory: factory)
+        state.counters[key] = counter
+        return counter
     }
 
     /// Records a decoder's repairs under the decoded type's name.
