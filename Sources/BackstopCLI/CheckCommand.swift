@@ -16,10 +16,12 @@ struct CheckCommand: AsyncParsableCommand {
             with GET. The report names the contract, then the outcome: the payload's shape, or \
             the business code and message, or the HTTP error, or what broke the contract; then \
             the repairs made on the way (to the envelope and while parsing; the payload is read \
-            as any JSON, so only its shape is checked).
+            as any JSON, so only its shape is checked), and the contract drift they make, as \
+            `backstop report` prints it; --drift-report saves that report for it.
 
             Exit status: 0 when a payload came out, 1 when the app would get an error, 2 when \
-            the source or the contract file cannot be read, 64 for bad flags.
+            the source or the contract file cannot be read or the drift report cannot be \
+            written, 64 for bad flags.
 
             \(ContractFile.help)
             """
@@ -36,6 +38,9 @@ struct CheckCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds to wait for a URL before giving up.")
     var timeout = 10.0
+
+    @Option(help: "Write the run's contract-drift report to this file, as JSON for `backstop report`.")
+    var driftReport: String?
 
     /// Why `check` could not even look at the response: one line, exit status 2.
     struct Unreadable: Error, CustomStringConvertible {
@@ -63,7 +68,32 @@ struct CheckCommand: AsyncParsableCommand {
         let contract = try loadContract()
         let (body, response) = try await load()
         let check = ResponseCheck(body: body, response: response, contract: contract)
-        return (["contract: \(contract)"] + check.lines, check.exitCode)
+        var lines = ["contract: \(contract)"] + check.lines
+        // The drift a backend team would see in an app's report, had the app made this call.
+        let drift = ContractDriftRecorder()
+        drift.record(check.repairs, operation: operationName)
+        let report = drift.report()
+        if !report.entries.isEmpty {
+            lines += ["contract drift:"] + report.table().split(separator: "\n").map { "  " + $0 }
+        }
+        if let driftReport {
+            do {
+                try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: driftReport))
+            } catch {
+                throw Unreadable(description: "cannot write the drift report to '\(driftReport)': \(error.localizedDescription)")
+            }
+            lines.append("drift report: \(driftReport)")
+        }
+        return (lines, check.exitCode)
+    }
+
+    /// How the drift report names the call: `GET` and the URL's path with identifiers written
+    /// `{id}`, as an app's client names it; a file by its name.
+    var operationName: String {
+        guard let url = URL(string: source), url.scheme == "http" || url.scheme == "https" else {
+            return "file " + URL(fileURLWithPath: source).lastPathComponent
+        }
+        return OperationName.bounded("GET", String(url.path.drop { $0 == "/" }))
     }
 
     private func loadContract() throws(Unreadable) -> EnvelopeContract {

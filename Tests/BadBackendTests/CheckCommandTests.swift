@@ -29,12 +29,45 @@ struct CheckCommandTests {
         let report = try await Self.report([path, "--contract", "b"])
         #expect(report.exitCode == 0)
         #expect(
-            report.lines == [
+            Array(report.lines.prefix(5)) == [
                 "contract: code at $.code, message at $.msg, payload at $.data, success when code is 200",
                 "payload: {id: string, name: string, tags: [2 × string]}",
                 "repairs:",
                 #"  $.code: expected Int, found string "200"; coerced"#,
+                "contract drift:",
             ])
+        let row = try #require(report.lines.last)
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        #expect(row.hasPrefix("  1      file \(file)  $.code  string  coerced  "))
+        #expect(row.hasSuffix(#"  "200""#))
+    }
+
+    /// The drift `check` prints is the report `backstop report` renders from the file it saves.
+    @Test("Drift by index-free path, saved for backstop report; a URL's operation is bounded")
+    func drift() async throws {
+        // Raw control characters in two elements' strings: one row, counted twice, without positions.
+        let path = try Self.file("{\"code\":\"200\",\"msg\":\"OK\",\"data\":[{\"s\":\"a\u{1}\"},{\"s\":\"b\u{2}\"}]}")
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString).json").path
+        let report = try await Self.report([path, "--contract", "b", "--drift-report", saved])
+        #expect(report.exitCode == 0)
+        let start = try #require(report.lines.firstIndex(of: "contract drift:"))
+        let table = Array(report.lines[(start + 1)..<(report.lines.count - 1)])
+        #expect(table.count == 3)
+        #expect(table[0].hasPrefix("  count  operation"))
+        #expect(table[1].hasPrefix("  2      file "))
+        #expect(table[1].contains("  $.data[*].s  string  acceptedControlCharacter  "))
+        #expect(table[2].contains("  $.code       string  coerced  "))
+        #expect(report.lines.last == "drift report: \(saved)")
+
+        let decoded = try JSONDecoder().decode(ContractDriftReport.self, from: Data(contentsOf: URL(fileURLWithPath: saved)))
+        #expect(decoded.entries.map(\.count).sorted() == [1, 2])
+        #expect(try ReportCommand.parse([saved]).table().split(separator: "\n").map { "  " + $0 } == table)
+
+        #expect(try CheckCommand.parse(["http://api.example.com/b/products/42", "--contract", "b"]).operationName == "GET b/products/{id}")
+        let unwritable = await #expect(throws: CheckCommand.Unreadable.self) {
+            try await Self.report([path, "--contract", "b", "--drift-report", "/nonexistent-dir/drift.json"])
+        }
+        #expect(unwritable?.description.hasPrefix("cannot write the drift report to '/nonexistent-dir/drift.json'") == true)
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)

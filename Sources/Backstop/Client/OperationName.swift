@@ -2,13 +2,13 @@ import Foundation
 
 /// The default operation name of an endpoint: bounded, so logs, metrics and traces that group
 /// by it get one series per route, not one per identifier.
-enum OperationName {
+package enum OperationName {
     /// The placeholder that stands for an identifier in a path without a template.
     static let placeholder = "{id}"
 
     /// `GET groups/{id}/members` for `groups/42/members`: segments that look like identifiers
     /// (see ``isIdentifierLike(_:)``) are replaced by ``placeholder``.
-    static func bounded(_ method: String, _ path: String) -> String {
+    package static func bounded(_ method: String, _ path: String) -> String {
         var name = method + " "
         var first = true
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
