@@ -5,6 +5,7 @@ import Clocks
 import Foundation
 import InMemoryLogging
 import Logging
+import OpenAPIRuntime
 import Testing
 
 extension BackstopClient {
@@ -59,6 +60,70 @@ extension BackstopClient {
                 _ = try? await client.send(Endpoint<Echoed, StudyGroupCode>(.post, "b/echo", body: ["a": 1]))
                 await clock.advance(by: .seconds(10))
                 #expect(await backend.requestLog.entries.count { $0.method == "POST" } == 1)
+            }
+        }
+
+        /// Makes each attempt take the next of `latencies` on `clock`, then none.
+        final class Latency: ClientMiddleware, @unchecked Sendable {
+            let clock: TestClock<Duration>
+            private let lock = NSLock()
+            private var latencies: [Duration]
+
+            init(clock: TestClock<Duration>, latencies: [Duration]) {
+                self.clock = clock
+                self.latencies = latencies
+            }
+
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                let latency: Duration? = lock.withLock { latencies.isEmpty ? nil : latencies.removeFirst() }
+                if let latency { await clock.advance(by: latency) }
+                return try await next(request, body, baseURL)
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aPercentileDelayLearnsEachOperationsLatencies(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let clock = TestClock()
+                let hedging = Hedging(percentile: 90, minimum: .milliseconds(50), fallback: .seconds(5))
+                // 10, 20 … 200 ms for "product", then 10 ms twenty times for "fast".
+                let latencies = (1...20).map { Duration.milliseconds(10 * $0) } + Array(repeating: .milliseconds(10), count: 20)
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.hedging = hedging
+                        $0.clock = clock
+                        $0.middlewares = [Latency(clock: clock, latencies: latencies)]
+                    })
+                let product = Endpoint<Item, StudyGroupCode>(.get, "b/products/1", operationID: "product")
+                #expect(hedging.delay(for: "product") == .seconds(5))
+                for _ in 0..<19 { _ = try await client.send(product) }
+                #expect(hedging.delay(for: "product") == .seconds(5))  // 19 answers: not enough yet
+                _ = try await client.send(product)
+                #expect(hedging.delay(for: "product") == .milliseconds(180))  // the 18th of 20, nearest rank
+                for _ in 0..<20 { _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1", operationID: "fast")) }
+                #expect(hedging.delay(for: "fast") == .milliseconds(50))  // 10 ms, raised to the minimum
+                #expect(hedging.delay(for: "never called") == .seconds(5))
+                #expect(await backend.hits("/b/products/1") == 40)
+
+                // A slow answer to "product" is hedged once its 90th percentile has passed.
+                let path = "/scenarios/slow/b/products/1"
+                let call = Task {
+                    try await client.send(Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()), operationID: "product"))
+                }
+                _ = try await backend.requestLog.arrival(where: { $0.path == path })
+                await clock.advance(by: .milliseconds(179))
+                #expect(await backend.hits(path) == 1)
+                await clock.advance(by: .milliseconds(1))
+                _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
+                await serverClock.advance(by: .seconds(3600))
+                #expect(try await call.value == .one)
+                #expect(await backend.hits(path) == 2)
             }
         }
     }

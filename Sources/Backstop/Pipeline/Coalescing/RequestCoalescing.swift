@@ -55,12 +55,23 @@ public final class RequestCoalescing: Sendable {
             return (flight, true)
         }
         if starts {
-            // Not a child of the first caller: it must outlive that caller's cancellation.
-            let task = Task { [self] in
+            let run: @Sendable () async -> Void = { [self] in
                 let result: Result<Answer, any Error>
                 do { result = .success(try await exchange()) } catch { result = .failure(error) }
                 finish(flight, key: key, with: result)
             }
+            // Not a child of the first caller: it must outlive that caller's cancellation.
+            let task: Task<Void, Never>
+            #if compiler(>=6.2)
+                // Started on this thread until it first waits, rather than on a thread woken for it.
+                if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                    task = Task.immediate(operation: run)
+                } else {
+                    task = Task(operation: run)
+                }
+            #else
+                task = Task(operation: run)
+            #endif
             flights.withLock { _ in flight.task = task }
         }
         return try await withTaskCancellationHandler {

@@ -32,17 +32,30 @@ extension ClientPipeline {
         }
         // Deadlines are taken now, before any child starts, so a test clock advanced once the
         // request has left passes them however the children interleave.
-        let timer = Self.timers(every: hedging.delay, on: clock)
+        let timer = Self.timers(every: hedging.delay(for: call.operationID), on: clock)
+        // Only a percentile needs the latencies; a fixed delay does not pay for reading the clock.
+        let elapsed: (@Sendable () -> Duration)? =
+            if case .percentile = hedging.delay { Self.stopwatch(on: clock) } else { nil }
 
         return try await withThrowingTaskGroup(of: Finished.self) { group in
             defer { group.cancelAll() }
-            group.addTask(operation: attempt)
+            #if compiler(>=6.2)
+                // The first attempt starts on this thread, as a call without hedging does.
+                if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                    group.addImmediateTask(operation: attempt)
+                } else {
+                    group.addTask(operation: attempt)
+                }
+            #else
+                group.addTask(operation: attempt)
+            #endif
             group.addTask(operation: timer(1))
             var (hedges, running) = (0, 1)
             var firstFailure: (any Error)?
             while let finished = try await group.next() {
                 switch finished {
                 case .answer(let answer):
+                    if let elapsed { hedging.latencies.record(elapsed(), for: call.operationID) }
                     return answer
                 case .due:
                     guard !Task.isCancelled else { throw firstFailure ?? CancellationError() }
@@ -61,6 +74,16 @@ extension ClientPipeline {
             }
             throw firstFailure ?? CancellationError()
         }
+    }
+
+    /// The time since now, on `clock`.
+    private static func stopwatch(on clock: any Clock<Duration>) -> @Sendable () -> Duration {
+        stopwatch(onClock: clock)
+    }
+
+    private static func stopwatch<C: Clock<Duration>>(onClock clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     /// The timer of the `n`th hedge: it ends `n` delays after now, on `clock`.

@@ -1,30 +1,58 @@
 /// The hedging stage of a ``ClientPipeline``: when an idempotent attempt has not answered after
-/// ``delay``, the same request is sent again beside it, and the first answer wins.
+/// a delay, the same request is sent again beside it, and the first answer wins.
 ///
 /// Rules a test can check:
 /// - Only requests that may be sent twice are hedged: the methods ``RetryPolicy`` retries
 ///   (GET, HEAD, PUT, DELETE, OPTIONS, TRACE) unless the endpoint says it is not idempotent.
-/// - At most ``maximumHedges`` extra requests per attempt, each ``delay`` after the previous one,
-///   each drawing on the pipeline's ``RetryBudget`` (none is sent when it is spent).
+/// - At most ``maximumHedges`` extra requests per attempt, each one delay after the previous
+///   one, each drawing on the pipeline's ``RetryBudget`` (none is sent when it is spent).
+/// - The delay is fixed (``init(delay:maximumHedges:)``), or a percentile of the operation's
+///   recent latencies (``init(percentile:minimum:fallback:maximumHedges:)``); see ``Delay``.
 /// - The first response, whatever its status, wins and the other requests are cancelled; when
 ///   every request fails without a response, the first failure is the attempt's.
 /// - Each hedge is an attempt in the call's log line and metrics, with the retry reason `hedge`.
 ///
 /// Off unless set. It trades load on the backend for tail latency: use it for reads whose
 /// slow answers are the backend's, not for calls that are slow for everyone.
-public struct Hedging: Sendable, Hashable {
-    /// How long an attempt may go without an answer before the next hedge is sent.
-    public var delay: Duration
+public struct Hedging: Sendable {
+    /// When a hedge is sent.
+    public var delay: Delay
     /// The most extra requests per attempt.
     public var maximumHedges: Int
+    /// Each operation's recent latencies, shared by the copies of this value.
+    let latencies = LatencyWindows()
 
-    /// A hedging stage.
+    /// Hedging after a fixed delay.
     ///
     /// - Parameters:
     ///   - delay: How long an attempt may go without an answer before a hedge is sent.
     ///   - maximumHedges: The most extra requests per attempt; 1 unless given.
     public init(delay: Duration, maximumHedges: Int = 1) {
-        self.delay = max(delay, .zero)
+        self.delay = .fixed(max(delay, .zero))
         self.maximumHedges = max(maximumHedges, 0)
+    }
+
+    /// Hedging after the `percentile` of the operation's recent latencies, as Envoy and gRPC
+    /// hedge: a hedge goes out only for the slowest attempts, however fast the operation is.
+    ///
+    /// - Parameters:
+    ///   - percentile: Which latency, from 50 to 99.9: 95 hedges about one attempt in twenty.
+    ///   - minimum: The shortest delay, so a fast operation is not hedged at its noise.
+    ///   - fallback: The delay until the operation has ``Delay/minimumSamples`` answers.
+    ///   - maximumHedges: The most extra requests per attempt; 1 unless given.
+    public init(percentile: Double, minimum: Duration = .milliseconds(20), fallback: Duration = .seconds(1), maximumHedges: Int = 1) {
+        self.delay = .percentile(min(max(percentile, 50), 99.9), minimum: max(minimum, .zero), fallback: max(fallback, .zero))
+        self.maximumHedges = max(maximumHedges, 0)
+    }
+
+    /// How long the next attempt of `operationID` may go without an answer before a hedge is sent.
+    public func delay(for operationID: String) -> Duration {
+        switch delay {
+        case .fixed(let delay):
+            return delay
+        case .percentile(let percentile, let minimum, let fallback):
+            guard let latency = latencies.percentile(percentile, of: operationID) else { return fallback }
+            return max(latency, minimum)
+        }
     }
 }
