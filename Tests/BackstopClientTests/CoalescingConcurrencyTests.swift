@@ -3,6 +3,7 @@ import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation
+@_spi(Generated) import OpenAPIRuntime
 import Testing
 
 extension BackstopClient {
@@ -60,6 +61,40 @@ extension BackstopClient {
                 // Different calls are not coalesced: another product is its own exchange.
                 let other = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/2"))
                 #expect(other.id == 2)
+            }
+        }
+
+        /// Through `PipelineMiddleware`, the exchange runs in the task of the caller that sent it:
+        /// when that caller leaves, the longest-waiting one sends the request again.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aGeneratedClientsIdenticalGETsShareOneRequestAndALeavingSenderHandsItOver(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let coalescing = RequestCoalescing()
+                let client = UniversalClient(
+                    serverURL: url, transport: transport.make(),
+                    middlewares: [
+                        PipelineMiddleware(
+                            quietPipeline { $0.coalescing = coalescing }, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
+                    ])
+                let path = "/scenarios/slow/b/products/1"
+                let sender = Task { try await GeneratedClientTests.getItem(client, path: path) }
+                _ = try await backend.requestLog.arrival(where: { $0.path == path })
+                let others = (0..<20).map { _ in Task { try await GeneratedClientTests.getItem(client, path: path) } }
+                await Self.waitUntil(coalescing, hasWaiting: 20)
+                #expect(coalescing.load.exchanges == 1)
+                #expect(await backend.hits(path) == 1)
+
+                sender.cancel()
+                await #expect(throws: (any Error).self) { _ = try await sender.value }
+                _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
+                #expect(coalescing.load.waitingCalls == 19)
+
+                await serverClock.advance(by: .seconds(3600))
+                for call in others { #expect(try await call.value.status == 200) }
+                #expect(await backend.hits(path) == 2)
+                #expect(coalescing.load == (0, 0))
             }
         }
     }

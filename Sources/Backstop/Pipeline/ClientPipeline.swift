@@ -48,7 +48,7 @@ public struct ClientPipeline: Sendable {
     /// default) records nothing. ``APIClient`` records what it decoded.
     public var contractDrift: ContractDriftRecorder?
     /// Lets identical GETs in flight at once share one exchange; `nil` (the default) sends each.
-    /// ``APIClient`` coalesces; a generated client's calls through ``PipelineMiddleware`` do not.
+    /// ``APIClient`` and a generated client's calls through ``PipelineMiddleware`` coalesce.
     public var coalescing: RequestCoalescing?
     /// Bounds the calls in flight and queues the rest; `nil` (the default) bounds nothing.
     /// Share one instance between the pipelines it bounds together.

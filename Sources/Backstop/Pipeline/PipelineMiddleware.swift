@@ -98,12 +98,19 @@ public struct PipelineMiddleware: ClientMiddleware {
         var sent = request
         span?.inject(into: &sent.headerFields)
         do {
+            let coalesces = pipeline.coalescing != nil && request.method == .get && body == nil
             let body = try await BodyCollection.replayable(body, upTo: pipeline.maximumResponseBytes)
             let answer = try await withoutActuallyEscaping(next) { next in
                 // The exchange does not outlive this call, so `next` may be used as if it escaped.
                 let next = UncheckedNext(next)
                 let send = pipeline.composed { request, body, url, _ in try await next.send(request, body, url) }
-                return try await pipeline.exchange(sent, body: body, baseURL: baseURL, call: call, record: record, send: send)
+                let exchange = { try await pipeline.exchange(sent, body: body, baseURL: baseURL, call: call, record: record, send: send) }
+                guard let coalescing = pipeline.coalescing, coalesces else { return try await exchange() }
+                // Keyed by the request as made: each call's trace context is its own.
+                let key = RequestCoalescing.Key(
+                    method: request.method, path: request.path ?? "", headerFields: request.headerFields,
+                    requiresAuthentication: call.requiresAuthentication)
+                return try await coalescing.answer(for: key, handingOver: exchange)
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
                 answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil

@@ -12,6 +12,10 @@ import HTTPTypes
 ///   goes on for the others, and is cancelled only when its last caller has left.
 /// - A call that starts after the answer came sends a request of its own: nothing is cached.
 /// - Only the first caller's log line and metrics count attempts; the others made none.
+/// - Through ``PipelineMiddleware``, a generated client's calls are coalesced the same way,
+///   except that the exchange runs in the task of the caller that sent it, since a generated
+///   client's chain may not outlive its call: when that caller leaves, its request is cancelled
+///   and the longest-waiting caller sends it again.
 ///
 /// Off unless set: share one instance between the clients whose calls may coincide.
 public final class RequestCoalescing: Sendable {
@@ -28,10 +32,25 @@ public final class RequestCoalescing: Sendable {
 
     /// One shared exchange and the callers waiting for it; guarded by the `flights` lock.
     private final class Flight: @unchecked Sendable {
-        var waiters: [UInt64: CheckedContinuation<Answer, any Error>] = [:]
+        var waiters: [UInt64: CheckedContinuation<Turn, any Error>] = [:]
         var leftEarly: Set<UInt64> = []
         var result: Result<Answer, any Error>?
+        /// The exchange's own task, which outlives any caller; `nil` while a caller runs it.
         var task: Task<Void, Never>?
+        /// Whether the exchange runs in a task of its own, cancelled when the last caller leaves.
+        let detached: Bool
+
+        init(detached: Bool) {
+            self.detached = detached
+        }
+    }
+
+    /// What a waiting caller is woken for.
+    private enum Turn: Sendable {
+        /// The exchange ended.
+        case answered(Result<Answer, any Error>)
+        /// The caller that ran the exchange left: this one sends it now.
+        case lead
     }
 
     /// A stage that coalesces identical GETs.
@@ -42,18 +61,10 @@ public final class RequestCoalescing: Sendable {
         flights.withLock { flights in (flights.count, flights.values.reduce(0) { $0 + $1.waiters.count }) }
     }
 
-    /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs.
+    /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
+    /// a task of its own, which outlives any caller and is cancelled when the last one leaves.
     func answer(for key: Key, exchange: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
-        let caller = nextCaller.withLock { next in
-            next += 1
-            return next
-        }
-        let (flight, starts): (Flight, Bool) = flights.withLock { flights in
-            if let flight = flights[key] { return (flight, false) }
-            let flight = Flight()
-            flights[key] = flight
-            return (flight, true)
-        }
+        let (flight, starts, caller) = join(key, detached: true)
         if starts {
             let run: @Sendable () async -> Void = { [self] in
                 let result: Result<Answer, any Error>
@@ -74,24 +85,72 @@ public final class RequestCoalescing: Sendable {
             #endif
             flights.withLock { _ in flight.task = task }
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Answer, any Error>) in
-                let now: Result<Answer, any Error>? = flights.withLock { _ in
+        guard case .answered(let result) = try await wait(for: flight, key: key, caller: caller) else {
+            throw CancellationError()  // a detached flight never hands its exchange over
+        }
+        return try result.get()
+    }
+
+    /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
+    /// this caller's task; when this caller leaves, the longest-waiting caller runs its own.
+    func answer(for key: Key, handingOver exchange: () async throws -> Answer) async throws -> Answer {
+        let (flight, leads, caller) = join(key, detached: false)
+        if !leads, case .answered(let result) = try await wait(for: flight, key: key, caller: caller) {
+            return try result.get()
+        }
+        let result: Result<Answer, any Error>
+        do { result = .success(try await exchange()) } catch { result = .failure(error) }
+        let heir: CheckedContinuation<Turn, any Error>? = flights.withLock { flights in
+            // Decided under the lock, so a caller that joins now either inherits or starts anew.
+            if case .failure = result, Task.isCancelled, let next = flight.waiters.keys.min() {
+                return flight.waiters.removeValue(forKey: next)
+            }
+            return nil
+        }
+        guard let heir else {
+            finish(flight, key: key, with: result)
+            return try result.get()
+        }
+        heir.resume(returning: .lead)
+        return try result.get()
+    }
+
+    /// The flight for `key`: the one in flight, or a new one this caller starts.
+    private func join(_ key: Key, detached: Bool) -> (flight: Flight, starts: Bool, caller: UInt64) {
+        let caller = nextCaller.withLock { next in
+            next += 1
+            return next
+        }
+        return flights.withLock { flights in
+            if let flight = flights[key] { return (flight, false, caller) }
+            let flight = Flight(detached: detached)
+            flights[key] = flight
+            return (flight, true, caller)
+        }
+    }
+
+    /// Waits for `flight` to answer or hand its exchange over; throws `CancellationError` as soon
+    /// as the task is cancelled.
+    private func wait(for flight: Flight, key: Key, caller: UInt64) async throws -> Turn {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Turn, any Error>) in
+                let now: Result<Turn, any Error>? = flights.withLock { _ in
                     if flight.leftEarly.remove(caller) != nil { return .failure(CancellationError()) }
-                    if let result = flight.result { return result }
+                    if let result = flight.result { return .success(.answered(result)) }
                     flight.waiters[caller] = waiter
                     return nil
                 }
                 if let now { waiter.resume(with: now) }
             }
         } onCancel: {
-            let (waiter, abandoned): (CheckedContinuation<Answer, any Error>?, Task<Void, Never>?) = flights.withLock { flights in
+            let (waiter, abandoned): (CheckedContinuation<Turn, any Error>?, Task<Void, Never>?) = flights.withLock { flights in
                 guard let waiter = flight.waiters.removeValue(forKey: caller) else {
                     if flight.result == nil { flight.leftEarly.insert(caller) }
                     return (nil, nil)
                 }
-                // The last caller left: nobody needs the exchange any more.
-                guard flight.waiters.isEmpty, flight.result == nil else { return (waiter, nil) }
+                // The last caller left a detached exchange: nobody needs it any more. A caller's
+                // own exchange goes on until that caller leaves.
+                guard flight.detached, flight.waiters.isEmpty, flight.result == nil else { return (waiter, nil) }
                 if flights[key] === flight { flights[key] = nil }
                 return (waiter, flight.task)
             }
@@ -101,12 +160,12 @@ public final class RequestCoalescing: Sendable {
     }
 
     private func finish(_ flight: Flight, key: Key, with result: Result<Answer, any Error>) {
-        let waiters: [CheckedContinuation<Answer, any Error>] = flights.withLock { flights in
+        let waiters: [CheckedContinuation<Turn, any Error>] = flights.withLock { flights in
             flight.result = result
             if flights[key] === flight { flights[key] = nil }
             defer { flight.waiters = [:] }
             return Array(flight.waiters.values)
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        for waiter in waiters { waiter.resume(returning: .answered(result)) }
     }
 }
