@@ -32,6 +32,48 @@ extension BackstopClient {
             }
         }
 
+        /// BadBackend's `burst` scenario refuses what is beyond its room of 4, measured at the server:
+        /// a burst of 20 through a limit of 4 is served whole, without it 16 are refused.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aBurstThroughTheLimitFitsTheServersRoom(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            // An advance of 11 s releases the four waiting 10 s, not the four that arrive during it:
+            // a test clock also wakes sleepers that start while it moves, so theirs must end beyond it.
+            let configuration = BadBackend.Configuration(slowAnswerDelay: .seconds(10))
+            try await withBackend(configuration, clock: serverClock) { backend, url in
+                let path = "/scenarios/burst/b/products/1"
+                let burst = Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()))
+                let limited = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline { $0.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 4, maximumQueuedCalls: 100) })
+                let calls = (0..<20).map { _ in Task { await failure(of: limited, burst) } }
+                // Four at a time reach the server and wait for its clock; the next four follow.
+                for round in 1...5 {
+                    _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 4 * round)
+                    let hits = await backend.hits(path)
+                    #expect(hits == 4 * round, "round \(round)")
+                    await serverClock.advance(by: .seconds(11))
+                }
+                for call in calls { #expect(await call.value == nil) }
+
+                let unlimited = makeClient(url, transport)
+                let rushed = (0..<20).map { _ in Task { await failure(of: unlimited, burst) } }
+                _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 40)
+                await serverClock.advance(by: .seconds(11))
+                var refused = 0
+                for call in rushed {
+                    guard let error = await call.value else { continue }
+                    guard case .http(let failure) = error, failure.status == .serviceUnavailable else {
+                        Issue.record("expected 503, got \(error)")
+                        continue
+                    }
+                    refused += 1
+                }
+                #expect(refused == 16)
+            }
+        }
+
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func neverMoreThanTheLimitInFlight(transport: TransportKind) async throws {

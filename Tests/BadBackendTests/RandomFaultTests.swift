@@ -58,6 +58,7 @@ struct RandomFaultTests {
         let chosen = Set((0..<draws).compactMap { RandomFaults(rate: 1, seed: 3).fault(method: "GET", path: "/x", attempt: $0) })
         #expect(chosen == Set(Scenario.randomFaults))
         #expect(!chosen.contains(.slow))
+        #expect(!chosen.contains(.burst))
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)

@@ -12,7 +12,7 @@ import Testing
 @Suite("Middlewares that read business codes", .timeLimit(.minutes(1)), .englishMessages)
 struct CodeReadingMiddlewareTests {
     /// Every scenario that answers without waiting on the server's clock.
-    static let scenarios = Scenario.all.filter { $0 != .slow }
+    static let scenarios = Scenario.all.filter { $0 != .slow && $0 != .burst }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("The same outcome and repairs as without them", arguments: scenarios)

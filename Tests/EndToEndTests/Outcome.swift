@@ -150,7 +150,7 @@ extension Outcome {
             return Outcome(.decoding(.body, path: "$", .emptyBody), alert: .unreadableResponse, [.dismiss])
         case .truncatedBody:
             return Outcome(.decoding(.body, path: "$", .notJSON), alert: .unreadableResponse, [.dismiss])
-        case .wrongContentType, .slow:
+        case .wrongContentType, .slow, .burst:
             return Outcome(.payload(.seven, repairs: []))
         case .connectionClosedMidBody:
             return Outcome(.transport(.connectionLost), alert: .offline, [.retry, .cancel])

@@ -22,7 +22,7 @@ struct ScenarioTests {
             let call = Task { () -> Result<APIResponse<StudyGroup>, StudyGroupError> in
                 do throws(StudyGroupError) { return .success(try await client.response(for: endpoint)) } catch { return .failure(error) }
             }
-            if scenario == .slow {
+            if scenario == .slow || scenario == .burst {
                 // The answer waits on the server's clock, from before the request was logged. Past
                 // its deadline, not onto it: a test clock keeps waiting a sleep that starts at its deadline.
                 _ = try await backend.requestLog.entries(atLeast: 1)
@@ -92,7 +92,7 @@ struct ScenarioTests {
         let once = Scenario.all.filter {
             // An outage is retried, and lasts longer than the retries: its own tests cover it.
             !Self.retriedScenarios.contains($0) && $0.group != .dirtyData && $0 != .wrongContentType && $0 != .slow
-                && $0 != .outage
+                && $0 != .outage && $0 != .burst
         }
         try await withBackend { backend, url in
             let client = makeClient(

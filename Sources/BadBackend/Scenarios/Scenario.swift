@@ -28,7 +28,8 @@ public enum Scenario: Sendable, Hashable {
     case truncatedBody
     /// A 200 with the right envelope labelled `text/html`.
     case wrongContentType
-    /// The right answer, after the configured delay on the server's clock.
+    /// The right answer, after the configured delay on the server's clock; with `?failures=1`,
+    /// only the path's first answer is slow, as a hedged request needs.
     case slow
     /// An outage of ``outageSeconds`` (or `?seconds=`) on the server's clock from the path's
     /// first request: until then HTTP 503 with `Retry-After` saying how long is left, then the
@@ -36,6 +37,11 @@ public enum Scenario: Sendable, Hashable {
     case outage
     /// Headers promise the whole body; half of it is sent and the connection is closed.
     case connectionClosedMidBody
+    /// A server with room for ``burstCapacity`` (or `?capacity=`) requests at once across its
+    /// `burst` paths, as an overloaded server or its proxy: each is answered after the configured
+    /// delay on the server's clock, and a request beyond the room gets HTTP 503 with
+    /// `Retry-After: 1` at once.
+    case burst
 
     /// The business code of ``unknownCode``.
     public static let unknownBusinessCode = 77_777
@@ -47,6 +53,8 @@ public enum Scenario: Sendable, Hashable {
     public static let maximumMessageBytes = 2 << 20
     /// How long an ``outage`` lasts unless `?seconds=` says otherwise.
     public static let outageSeconds = 30
+    /// How many ``burst`` requests are served at once unless `?capacity=` says otherwise.
+    public static let burstCapacity = 4
     /// The HTTP statuses ``httpStatus(_:)`` serves.
     public static let httpStatuses = [400, 401, 403, 404, 408, 409, 429, 500, 501, 502, 503, 504]
 
@@ -76,13 +84,14 @@ public enum Scenario: Sendable, Hashable {
         + StudyGroupCode.allCases.map(Scenario.studyGroup)
         + [.unknownCode, .hostileMessage]
         + httpStatuses.map(Scenario.httpStatus)
-        + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody, .outage]
+        + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody, .outage, .burst]
 
-    /// The faults random injection picks from: every HTTP status and broken response but ``slow``,
-    /// which would hold a test on a clock nobody advances, and ``outage``, which depends on time.
+    /// The faults random injection picks from: every HTTP status and broken response but ``slow``
+    /// and ``burst``, which would hold a test on a clock nobody advances, and ``outage``, which
+    /// depends on time.
     public static let randomFaults: [Scenario] = all.filter {
         switch $0.group {
-        case .httpStatus: $0 != .outage
+        case .httpStatus: $0 != .outage && $0 != .burst
         case .brokenResponse: $0 != .slow
         default: false
         }
@@ -126,6 +135,7 @@ public enum Scenario: Sendable, Hashable {
         case .slow: "slow"
         case .connectionClosedMidBody: "connection-closed-mid-body"
         case .outage: "outage"
+        case .burst: "burst"
         }
     }
 
@@ -136,7 +146,7 @@ public enum Scenario: Sendable, Hashable {
         case .general: .generalCode
         case .studyGroup: .moduleCode
         case .unknownCode, .hostileMessage: .unknownCode
-        case .httpStatus, .outage: .httpStatus
+        case .httpStatus, .outage, .burst: .httpStatus
         case .htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody: .brokenResponse
         }
     }
@@ -169,9 +179,11 @@ public enum Scenario: Sendable, Hashable {
         case .emptyBody: "HTTP 200 with an empty body"
         case .truncatedBody: "HTTP 200 with JSON cut off halfway"
         case .wrongContentType: "HTTP 200, the right envelope labelled text/html"
-        case .slow: "the right answer after the configured delay"
+        case .slow: "the right answer after the configured delay (only the first with ?failures=1)"
         case .connectionClosedMidBody: "the connection closed halfway through the promised body"
         case .outage: "HTTP 503 with Retry-After for \(Self.outageSeconds) s (or ?seconds=) after the path's first request, then the answer"
+        case .burst:
+            "room for \(Self.burstCapacity) requests at once (or ?capacity=), each answered after the configured delay; HTTP 503 with Retry-After beyond it"
         }
     }
 

@@ -96,6 +96,23 @@ struct BackendResponder: HTTPResponder {
             let (seconds, attoseconds) = left.components
             answer.headers[.retryAfter] = String(seconds + (attoseconds > 0 ? 1 : 0))
             return answer.response
+        case .burst?:
+            let capacity = max(query.get("capacity", as: Int.self) ?? Scenario.burstCapacity, 0)
+            guard await backend.burstRoom.enter(capacity: capacity) else {
+                var answer = context.failure(.serviceUnavailable, code: 50300, message: "Too busy: \(capacity) requests at once at most")
+                answer.headers[.retryAfter] = "1"
+                return answer.response
+            }
+            let answer: Answer
+            do {
+                try await context.waitForSlowDeadline()
+                answer = try await context.resource(dirt: nil)
+            } catch {
+                await backend.burstRoom.leave()
+                throw error
+            }
+            await backend.burstRoom.leave()
+            return answer.response
         }
     }
 

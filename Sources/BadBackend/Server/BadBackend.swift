@@ -33,6 +33,7 @@ public final class BadBackend: Service, Sendable {
     public let requestLog = RequestLog()
     let tokens: TokenStore
     let clock: BackendClock
+    let burstRoom = BurstRoom()
     private let listener = Listener()
 
     /// - Parameters:
