@@ -158,6 +158,23 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
+        // Every Swift block of README.md, the DocC articles and the symbols' comments, as written
+        // there (`Scripts/snippets.py --check` holds the two together), run where it can be.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "Backstop",
+                "BackstopJSON",
+                "BackstopAsyncHTTPClient",
+                "BackstopTracing",
+                "BadBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         // The client and its sessions against BadBackend and both transports.
         .testTarget(
             name: "BackstopClientTests",

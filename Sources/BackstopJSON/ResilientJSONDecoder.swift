@@ -4,7 +4,7 @@ import Foundation
 /// and, when lenient, repairs what it safely can and reports every repair.
 ///
 /// ```swift
-/// var decoder = ResilientJSONDecoder()          // policy .lenient by default
+/// let decoder = ResilientJSONDecoder()          // policy .lenient by default
 /// let user = try decoder.decode(User.self, from: data)
 /// let report = try decoder.decodeWithReport(User.self, from: data)
 /// report.repairs                                // what was repaired, where, and how

@@ -4,6 +4,11 @@ import Foundation
 import Observation
 import Testing
 
+extension RecoveryAction {
+    static let openSettings = RecoveryAction("openSettings", title: "Open Settings")
+    static let contactSupport = RecoveryAction("contactSupport", title: "Contact Support")
+}
+
 /// The code of the DocC article "Recovering from Errors" that compiles without SwiftUI or
 /// TCA, kept compiling and run.
 enum RecoveryArticle {
@@ -138,19 +143,6 @@ enum RecoveryArticle {
             }
         }
     }
-
-    static func commonErrorMergesAndRetries() throws {
-        var state = CommonError.State()
-        let offline = FeedError.transport(TransportFailure(.offline))
-        #expect(CommonError.handle(.failed(offline, retry: .loadFeed), state: &state) == [])
-        #expect(CommonError.handle(.failed(offline, retry: .loadProfile), state: &state) == [])
-        let alert = try #require(state.recovery.alert)
-        #expect(state == CommonError.State(recovery: .init(shown: .init(alert: alert, requests: [.loadFeed, .loadProfile]))))
-
-        let next = CommonError.handle(.recovery(.choose(.retry, on: alert.id)), state: &state)
-        #expect(next == [.retry(.loadFeed), .retry(.loadProfile)])
-        #expect(state == CommonError.State())
-    }
 }
 
 @MainActor
@@ -259,12 +251,24 @@ struct RecoveryArticleTests {
         #expect(screens.shown == ["signIn", "settings"])
     }
 
+    typealias CommonError = A.CommonError
+    typealias FeedError = A.FeedError
+
+    /// The article's test of its `CommonError` feature, with the built-in messages installed.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-    @Test("the CommonError feature's test")
-    func commonError() throws {
+    @Test func commonErrorMergesAndRetries() throws {
         let previous = RecoveryPolicy.standard
         defer { RecoveryPolicy.standard = previous }
         RecoveryPolicy.standard = RecoveryPolicy(catalog: .builtIn)
-        try A.commonErrorMergesAndRetries()
+        var state = CommonError.State()
+        let offline = FeedError.transport(TransportFailure(.offline))
+        #expect(CommonError.handle(.failed(offline, retry: .loadFeed), state: &state) == [])
+        #expect(CommonError.handle(.failed(offline, retry: .loadProfile), state: &state) == [])
+        let alert = try #require(state.recovery.alert)
+        #expect(state == CommonError.State(recovery: .init(shown: .init(alert: alert, requests: [.loadFeed, .loadProfile]))))
+
+        let next = CommonError.handle(.recovery(.choose(.retry, on: alert.id)), state: &state)
+        #expect(next == [.retry(.loadFeed), .retry(.loadProfile)])
+        #expect(state == CommonError.State())
     }
 }

@@ -4,8 +4,6 @@ import Foundation
 import Testing
 
 extension RecoveryAction {
-    static let openSettings = RecoveryAction("openSettings", title: "Open Settings")
-    static let contactSupport = RecoveryAction("contactSupport", title: "Contact Support")
     static let discardDraft = RecoveryAction("discardDraft", role: .destructive, title: "Discard Draft")
 }
 

@@ -11,7 +11,7 @@ import OpenAPIURLSession
 ///     baseURL: URL(string: "https://api.example.com/v1")!,
 ///     contract: EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
 /// )
-/// let group: Group = try await client.send(Endpoint<Group, StudyGroupCode>(.get, "groups/42"))
+/// let group: StudyGroup = try await client.send(Endpoint<StudyGroup, StudyGroupCode>(.get, "groups/42"))
 /// ```
 ///
 /// Every call goes through the stages of its ``pipeline`` (logging, metrics, app-wide codes,

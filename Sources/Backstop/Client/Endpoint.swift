@@ -4,7 +4,7 @@ import HTTPTypes
 /// One call to a backend: the request, the payload it answers and the module codes it may fail with.
 ///
 /// ```swift
-/// let join = Endpoint<Group, StudyGroupCode>(.post, "groups/join", body: JoinRequest(code: "X7"))
+/// let join = Endpoint<StudyGroup, StudyGroupCode>(.post, "groups/join", body: JoinRequest(code: "X7"))
 /// let group = try await client.send(join)
 /// ```
 ///

@@ -59,7 +59,7 @@ extension ResponseContract {
     /// returned and sent to `decoder`'s reporter.
     ///
     /// ```swift
-    /// let group = try contract.unwrap(Group.self, from: data, response: response,
+    /// let group = try contract.unwrap(StudyGroup.self, from: data, response: response,
     ///                                 throwing: AppError<StudyGroupCode>.self).value
     /// ```
     ///

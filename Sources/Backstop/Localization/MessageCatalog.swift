@@ -12,8 +12,9 @@ import Foundation
 /// or in files, and install the result as ``standard``:
 ///
 /// ```swift
-/// MessageCatalog.standard = .builtIn.merging(
-///     try MessageCatalog(contentsOf: Bundle.main.url(forResource: "ErrorMessages", withExtension: nil)!))
+/// if let folder = Bundle.main.url(forResource: "ErrorMessages", withExtension: nil) {
+///     MessageCatalog.standard = .builtIn.merging(try MessageCatalog(contentsOf: folder))
+/// }
 /// ```
 ///
 /// A message is looked up in the locale's language (`zh-Hans-CN`, then `zh-Hans`, `zh-CN`,

@@ -13,8 +13,8 @@ import ServiceLifecycle
 /// ```swift
 /// let backend = BadBackend(clock: testClock)
 /// try await backend.withRunning { baseURL in
-///     // GET \(baseURL)/scenarios/http-503/b/products …
-///     let log = await backend.requestLog.entries
+///     // GET \(baseURL)/scenarios/http-503/b/products: three attempts, then …
+///     #expect(await backend.requestLog.entries.count == 3)
 /// }
 /// ```
 ///

@@ -8,12 +8,16 @@ import HTTPTypes
 ///     let refresher: APIClient<AppCode>   // a client without authentication
 ///
 ///     func apply(_ credential: Tokens, to request: inout HTTPRequest) {
-///         request.headerFields[.authorization] = "Bearer \(credential.access)"
+///         request.headerFields[.authorization] = "Bearer \(credential.accessToken)"
 ///     }
+///
 ///     func refresh(_ credential: Tokens) async throws -> Tokens {
-///         try await refresher.send(.refresh(credential.refresh))
+///         try await refresher.send(.refresh(credential.refreshToken))
 ///     }
-///     func secrets(of credential: Tokens) -> [String] { [credential.access, credential.refresh] }
+///
+///     func secrets(of credential: Tokens) -> [String] {
+///         [credential.accessToken, credential.refreshToken]
+///     }
 /// }
 /// ```
 ///
