@@ -41,6 +41,28 @@ extension BackstopClient {
             }
         }
 
+        /// On the system's clock the hedge's timer is a Dispatch timer, not a task: a delay of a
+        /// millisecond of real time, against a first answer the server's clock holds back.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func onTheSystemClockTheHedgeIsDueAfterTheDelay(transport: TransportKind) async throws {
+            try await withBackend(clock: TestClock()) { backend, url in
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.hedging = Hedging(delay: .milliseconds(1))
+                        $0.clock = ContinuousClock()
+                    })
+                // Only the path's first answer is slow, and the server's clock never moves: the
+                // call can end only by its hedge.
+                let item = try await client.send(
+                    Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1", query: [URLQueryItem(name: "failures", value: "1")])
+                )
+                #expect(item == .one)
+                #expect(await backend.hits("/scenarios/slow/b/products/1") == 2)
+            }
+        }
+
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aPOSTIsNeverHedgedAndAFastAnswerNeedsNoHedge(transport: TransportKind) async throws {

@@ -130,7 +130,6 @@ public struct APIClient<General: ServerCode>: Sendable {
                     let key = RequestCoalescing.Key(
                         method: made.method, path: made.path ?? "", headerFields: made.headerFields,
                         requiresAuthentication: endpoint.requiresAuthentication)
-                    let (pipeline, baseURL, send) = (pipeline, baseURL, send)
                     answer = try await coalescing.answer(for: key) {
                         try await pipeline.exchange(sent, body: nil, baseURL: baseURL, call: call, record: record, send: send)
                     }

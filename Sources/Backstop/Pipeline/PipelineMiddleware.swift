@@ -110,7 +110,7 @@ public struct PipelineMiddleware: ClientMiddleware {
                 let key = RequestCoalescing.Key(
                     method: request.method, path: request.path ?? "", headerFields: request.headerFields,
                     requiresAuthentication: call.requiresAuthentication)
-                return try await coalescing.answer(for: key, handingOver: exchange)
+                return try await coalescing.answer(for: key, exchange: exchange)
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
                 answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil

@@ -5,17 +5,18 @@ import HTTPTypes
 /// exchange, so ten screens asking for the same resource send one request.
 ///
 /// Rules a test can check:
-/// - Calls through ``APIClient`` with the same method (GET), path and query, header fields and
-///   need for the session's credential, made while the first is in flight, wait for its answer
-///   instead of sending their own; each decodes its own payload type from it.
-/// - A waiting call whose task is cancelled ends at once as `cancelled`; the shared exchange
-///   goes on for the others, and is cancelled only when its last caller has left.
+/// - Calls with the same method (GET), path and query, header fields and need for the
+///   session's credential, made while the first is in flight, wait for its answer instead of
+///   sending their own; each decodes its own payload type from it. The same holds for
+///   ``APIClient`` and, through ``PipelineMiddleware``, for a generated client.
+/// - The exchange runs in the task of the caller that sent it, as an uncoalesced call would:
+///   a call alone pays for no task of its own.
+/// - A waiting call whose task is cancelled ends at once as `cancelled`; the exchange goes on
+///   for the others.
+/// - When the caller that sent the request is cancelled, its request is cancelled with it and
+///   the longest-waiting caller sends it again, so the others still get an answer.
 /// - A call that starts after the answer came sends a request of its own: nothing is cached.
-/// - Only the first caller's log line and metrics count attempts; the others made none.
-/// - Through ``PipelineMiddleware``, a generated client's calls are coalesced the same way,
-///   except that the exchange runs in the task of the caller that sent it, since a generated
-///   client's chain may not outlive its call: when that caller leaves, its request is cancelled
-///   and the longest-waiting caller sends it again.
+/// - Only the sending caller's log line and metrics count attempts; the others made none.
 ///
 /// Off unless set: share one instance between the clients whose calls may coincide.
 public final class RequestCoalescing: Sendable {
@@ -35,14 +36,6 @@ public final class RequestCoalescing: Sendable {
         var waiters: [UInt64: CheckedContinuation<Turn, any Error>] = [:]
         var leftEarly: Set<UInt64> = []
         var result: Result<Answer, any Error>?
-        /// The exchange's own task, which outlives any caller; `nil` while a caller runs it.
-        var task: Task<Void, Never>?
-        /// Whether the exchange runs in a task of its own, cancelled when the last caller leaves.
-        let detached: Bool
-
-        init(detached: Bool) {
-            self.detached = detached
-        }
     }
 
     /// What a waiting caller is woken for.
@@ -62,40 +55,10 @@ public final class RequestCoalescing: Sendable {
     }
 
     /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
-    /// a task of its own, which outlives any caller and is cancelled when the last one leaves.
-    func answer(for key: Key, exchange: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
-        let (flight, starts, caller) = join(key, detached: true)
-        if starts {
-            let run: @Sendable () async -> Void = { [self] in
-                let result: Result<Answer, any Error>
-                do { result = .success(try await exchange()) } catch { result = .failure(error) }
-                finish(flight, key: key, with: result)
-            }
-            // Not a child of the first caller: it must outlive that caller's cancellation.
-            let task: Task<Void, Never>
-            #if compiler(>=6.2)
-                // Started on this thread until it first waits, rather than on a thread woken for it.
-                if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                    task = Task.immediate(operation: run)
-                } else {
-                    task = Task(operation: run)
-                }
-            #else
-                task = Task(operation: run)
-            #endif
-            flights.withLock { _ in flight.task = task }
-        }
-        guard case .answered(let result) = try await wait(for: flight, key: key, caller: caller) else {
-            throw CancellationError()  // a detached flight never hands its exchange over
-        }
-        return try result.get()
-    }
-
-    /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
     /// this caller's task; when this caller leaves, the longest-waiting caller runs its own.
-    func answer(for key: Key, handingOver exchange: () async throws -> Answer) async throws -> Answer {
-        let (flight, leads, caller) = join(key, detached: false)
-        if !leads, case .answered(let result) = try await wait(for: flight, key: key, caller: caller) {
+    func answer(for key: Key, exchange: () async throws -> Answer) async throws -> Answer {
+        let (flight, leads, caller) = join(key)
+        if !leads, case .answered(let result) = try await wait(for: flight, caller: caller) {
             return try result.get()
         }
         let result: Result<Answer, any Error>
@@ -116,14 +79,14 @@ public final class RequestCoalescing: Sendable {
     }
 
     /// The flight for `key`: the one in flight, or a new one this caller starts.
-    private func join(_ key: Key, detached: Bool) -> (flight: Flight, starts: Bool, caller: UInt64) {
+    private func join(_ key: Key) -> (flight: Flight, starts: Bool, caller: UInt64) {
         let caller = nextCaller.withLock { next in
             next += 1
             return next
         }
         return flights.withLock { flights in
             if let flight = flights[key] { return (flight, false, caller) }
-            let flight = Flight(detached: detached)
+            let flight = Flight()
             flights[key] = flight
             return (flight, true, caller)
         }
@@ -131,7 +94,7 @@ public final class RequestCoalescing: Sendable {
 
     /// Waits for `flight` to answer or hand its exchange over; throws `CancellationError` as soon
     /// as the task is cancelled.
-    private func wait(for flight: Flight, key: Key, caller: UInt64) async throws -> Turn {
+    private func wait(for flight: Flight, caller: UInt64) async throws -> Turn {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Turn, any Error>) in
                 let now: Result<Turn, any Error>? = flights.withLock { _ in
@@ -143,19 +106,15 @@ public final class RequestCoalescing: Sendable {
                 if let now { waiter.resume(with: now) }
             }
         } onCancel: {
-            let (waiter, abandoned): (CheckedContinuation<Turn, any Error>?, Task<Void, Never>?) = flights.withLock { flights in
+            // The exchange goes on for the others until the caller that sent it leaves.
+            let waiter: CheckedContinuation<Turn, any Error>? = flights.withLock { _ in
                 guard let waiter = flight.waiters.removeValue(forKey: caller) else {
                     if flight.result == nil { flight.leftEarly.insert(caller) }
-                    return (nil, nil)
+                    return nil
                 }
-                // The last caller left a detached exchange: nobody needs it any more. A caller's
-                // own exchange goes on until that caller leaves.
-                guard flight.detached, flight.waiters.isEmpty, flight.result == nil else { return (waiter, nil) }
-                if flights[key] === flight { flights[key] = nil }
-                return (waiter, flight.task)
+                return waiter
             }
             waiter?.resume(throwing: CancellationError())
-            abandoned?.cancel()
         }
     }
 

@@ -3,14 +3,6 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension ClientPipeline {
-    /// How one child of a hedged attempt ended.
-    private enum Finished: Sendable {
-        case answer(Answer)
-        case failed(any Error)
-        /// The delay passed: the next hedge is due.
-        case due
-    }
-
     /// One attempt, with hedges when ``hedging`` is set and the request may be sent twice.
     func hedged(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, call: CallOptions, record: CallRecord, send: @escaping Send
@@ -22,23 +14,29 @@ extension ClientPipeline {
             return try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
         }
         let pipeline = self
-        let attempt: @Sendable () async -> Finished = {
+        let race = HedgeRace()
+        let attempt: @Sendable () async -> Void = {
             do {
-                return .answer(
-                    try await pipeline.authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send))
+                race.deliver(
+                    .answer(try await pipeline.authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send))
+                )
             } catch {
-                return .failed(error)
+                race.deliver(.failed(error))
             }
         }
-        // Deadlines are taken now, before any child starts, so a test clock advanced once the
-        // request has left passes them however the children interleave.
+        // Deadlines are taken now, before any attempt or timer starts, so a test clock advanced
+        // once the request has left passes them however the tasks interleave.
         let timer = Self.timers(every: hedging.delay(for: call.operationID), on: clock)
         // Only a percentile needs the latencies; a fixed delay does not pay for reading the clock.
         let elapsed: (@Sendable () -> Duration)? =
             if case .percentile = hedging.delay { Self.stopwatch(on: clock) } else { nil }
 
-        return try await withThrowingTaskGroup(of: Finished.self) { group in
-            defer { group.cancelAll() }
+        // The attempts are children of the call, cancelled with it; the timers are not (see `HedgeRace`).
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            defer {
+                race.end()
+                group.cancelAll()
+            }
             #if compiler(>=6.2)
                 // The first attempt starts on this thread, as a call without hedging does.
                 if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
@@ -49,11 +47,11 @@ extension ClientPipeline {
             #else
                 group.addTask(operation: attempt)
             #endif
-            group.addTask(operation: timer(1))
+            timer(1, race)
             var (hedges, running) = (0, 1)
             var firstFailure: (any Error)?
-            while let finished = try await group.next() {
-                switch finished {
+            while true {
+                switch await race.next() {
                 case .answer(let answer):
                     if let elapsed { hedging.latencies.record(elapsed(), for: call.operationID) }
                     return answer
@@ -64,7 +62,7 @@ extension ClientPipeline {
                     running += 1
                     record.recordRetry(reason: "hedge")
                     group.addTask(operation: attempt)
-                    if hedges < hedging.maximumHedges { group.addTask(operation: timer(hedges + 1)) }
+                    if hedges < hedging.maximumHedges { timer(hedges + 1, race) }
                 case .failed(let error):
                     running -= 1
                     firstFailure = firstFailure ?? error
@@ -72,7 +70,6 @@ extension ClientPipeline {
                     if running == 0 { throw error }
                 }
             }
-            throw firstFailure ?? CancellationError()
         }
     }
 
@@ -86,21 +83,38 @@ extension ClientPipeline {
         return { start.duration(to: clock.now) }
     }
 
-    /// The timer of the `n`th hedge: it ends `n` delays after now, on `clock`.
-    private static func timers(every delay: Duration, on clock: any Clock<Duration>) -> @Sendable (Int) -> @Sendable () async -> Finished {
-        timers(every: delay, onClock: clock)
+    /// Starts the timer of the `n`th hedge of `race`: it delivers ``HedgeRace/Finished/due`` `n`
+    /// delays after now, on `clock`.
+    ///
+    /// On the system's clocks a timer is a Dispatch timer, which costs a call answered in time
+    /// no task; it fires at its deadline whatever happened, and a race that is over ignores it.
+    /// On any other clock (a test's) it is a task sleeping on that clock, cancelled with the race.
+    private static func timers(every delay: Duration, on clock: any Clock<Duration>) -> @Sendable (Int, HedgeRace) -> Void {
+        if clock is ContinuousClock || clock is SuspendingClock {
+            let start = DispatchTime.now()
+            let (seconds, attoseconds) = delay.components
+            // Saturating: a delay of years is as good as never.
+            let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+            return { n, race in
+                let (delay, overflow) = nanoseconds.multipliedReportingOverflow(by: Int64(n))
+                guard !overflow, delay < Int64(Int.max) else { return }
+                // Not cancelled: firing after the race is over, it delivers to nobody.
+                DispatchQueue.global().asyncAfter(deadline: start + .nanoseconds(Int(delay))) { race.deliver(.due) }
+            }
+        }
+        return timers(every: delay, onClock: clock)
     }
 
-    private static func timers<C: Clock<Duration>>(every delay: Duration, onClock clock: C)
-        -> @Sendable (Int) -> @Sendable () async -> Finished
-    {
+    private static func timers<C: Clock<Duration>>(every delay: Duration, onClock clock: C) -> @Sendable (Int, HedgeRace) -> Void {
         let start = clock.now
-        return { n in
+        return { n, race in
             let deadline = start.advanced(by: delay * n)
-            return {
+            let timer = Task {
                 try? await clock.sleep(until: deadline, tolerance: nil)
-                return .due
+                guard !Task.isCancelled else { return }
+                race.deliver(.due)
             }
+            race.addTimer { timer.cancel() }
         }
     }
 }
