@@ -37,16 +37,8 @@ extension ClientPipeline {
                 race.end()
                 group.cancelAll()
             }
-            #if compiler(>=6.2)
-                // The first attempt starts on this thread, as a call without hedging does.
-                if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                    group.addImmediateTask(operation: attempt)
-                } else {
-                    group.addTask(operation: attempt)
-                }
-            #else
-                group.addTask(operation: attempt)
-            #endif
+            // The first attempt starts on this thread, as a call without hedging does.
+            group.addTaskStartingHere(operation: attempt)
             timer(1, race)
             var (hedges, running) = (0, 1)
             var firstFailure: (any Error)?

@@ -21,17 +21,7 @@ private func withTimeout<C: Clock<Duration>, Value: Sendable>(
     // passes the deadline however the two children interleave.
     let deadline = clock.now.advanced(by: timeout)
     return try await withThrowingTaskGroup(of: Value.self) { group in
-        #if compiler(>=6.2)
-            // Started on this thread rather than enqueued: no thread is woken to begin the call, and
-            // a transport that answers without suspending finishes it here.
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                group.addImmediateTask(operation: operation)
-            } else {
-                group.addTask(operation: operation)
-            }
-        #else
-            group.addTask(operation: operation)
-        #endif
+        group.addTaskStartingHere(operation: operation)
         group.addTask {
             try await clock.sleep(until: deadline, tolerance: nil)
             throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
