@@ -7,8 +7,9 @@ A block in README.md, a DocC article or a `///` comment passes when either
 - its lines, in order, appear in one Swift file under Tests/ (which `swift build --build-tests`
   compiles): the block is then a copy of code that builds, and a test exercises it.
 
-Lines are compared without whitespace or comments, so a formatter's line breaks do not matter;
-lines of closing brackets alone are skipped. A snippet's top-level `let` or `func` may be
+Lines are compared without whitespace or comments, so a formatter's line breaks do not matter,
+but each must start where a line of the test file starts; lines of closing brackets alone are
+skipped. A snippet's top-level `let` or `func` may be
 compiled as a `static` member of a namespace, which keeps the names of many snippets apart.
 
     Scripts/snippets.py --check      # exit 1 and list each block that is neither
@@ -75,21 +76,35 @@ def is_fragment(lines):
     return False
 
 
-def matched_in_order(haystack, needles):
-    """How many of `needles` appear, in order, in `haystack`."""
-    position = 0
-    for count, needle in enumerate(needles):
-        found = haystack.find(needle, position)
-        if found < 0:
-            return count
-        position = found + len(needle)
-    return len(needles)
+class Compiled:
+    """A test file's significant lines joined without whitespace, and where each line starts."""
+
+    def __init__(self, path):
+        lines = significant(path.read_text().splitlines())
+        self.text = "".join(lines)
+        self.line_starts, offset = set(), 0
+        for line in lines:
+            self.line_starts.add(offset)
+            offset += len(line)
+
+    def matched_in_order(self, needles):
+        """How many of `needles` appear, in order, each where a line of the file starts (so
+        `report.repairs` is not found inside `print(report.repairs)`), though a formatter may
+        have carried the rest of it onto the lines after."""
+        position = 0
+        for count, needle in enumerate(needles):
+            found = self.text.find(needle, position)
+            while found >= 0 and found not in self.line_starts:
+                found = self.text.find(needle, found + 1)
+            if found < 0:
+                return count
+            position = found + len(needle)
+        return len(needles)
 
 
 def main(arguments):
     verbose = "--verbose" in arguments
-    compiled = {path.relative_to(ROOT): "".join(significant(path.read_text().splitlines()))
-                for path in sorted(ROOT.glob("Tests/**/*.swift"))}
+    compiled = {path.relative_to(ROOT): Compiled(path) for path in sorted(ROOT.glob("Tests/**/*.swift"))}
     failures, counted = [], 0
     for origin, number, language, lines in documentation_blocks():
         if language not in ("swift", ""):
@@ -100,7 +115,7 @@ def main(arguments):
         if is_fragment(lines):
             continue
         needles = significant(lines)
-        home, matched = max(((path, matched_in_order(haystack, needles)) for path, haystack in compiled.items()),
+        home, matched = max(((path, file.matched_in_order(needles)) for path, file in compiled.items()),
                             key=lambda candidate: candidate[1])
         if matched < len(needles):
             failures.append(f"{origin}:{number}: a Swift block that no test compiles and that is not marked "

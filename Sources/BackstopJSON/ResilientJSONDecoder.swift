@@ -7,7 +7,7 @@ import Foundation
 /// let decoder = ResilientJSONDecoder()          // policy .lenient by default
 /// let user = try decoder.decode(User.self, from: data)
 /// let report = try decoder.decodeWithReport(User.self, from: data)
-/// report.repairs                                // what was repaired, where, and how
+/// print(report.repairs)                         // what was repaired, where, and how
 /// ```
 ///
 /// With ``DecodingPolicy/strict`` it returns the values and throws the `DecodingError`
