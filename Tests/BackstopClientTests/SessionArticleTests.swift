@@ -6,7 +6,9 @@ import HTTPTypes
 @_spi(Generated) import OpenAPIRuntime
 import Testing
 
-/// The session code of the DocC article "Calling Your Backend", kept compiling and run against the server.
+/// The session code of the DocC article "Calling Your Backend", run against the server in a client
+/// and a generated client. Its tokens type keeps the name `AccessTokens`, since this target's
+/// `Tokens` is SessionSupport's; the article's code exactly as written compiles in DocumentationTests.
 struct AccessTokens: Codable, Sendable {
     var accessToken: String
     var refreshToken: String

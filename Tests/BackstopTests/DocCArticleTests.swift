@@ -3,7 +3,9 @@ import BackstopTestSupport
 import Foundation
 import Testing
 
-/// The code of the DocC article "Unwrapping Envelopes and Handling Errors", kept compiling.
+/// The contracts, codes and flow of the DocC article "Unwrapping Envelopes and Handling Errors",
+/// with a stand-in HTTP client so the flow runs without a server and its messages are checked
+/// exactly; the article's code exactly as written compiles and runs in DocumentationTests.
 enum Article {
     static let contract = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
     static let wrapped = EnvelopeContract(
