@@ -25,7 +25,7 @@ public struct ResilientJSONDecoder: Sendable {
     /// How strings standing for infinity and NaN are read; ``NonConformingFloatDecodingStrategy/throw`` unless set.
     public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy = .throw
     /// Values handed to every `init(from:)` through `decoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    public var userInfo: [CodingUserInfoKey: any Sendable] = Dictionary()
     /// Receives the repairs of every decode that made any; `nil` reports nowhere.
     public var reporter: (any RepairReporter)?
 
@@ -160,7 +160,7 @@ struct DecodingOptions {
         floatStrategy = decoder.nonConformingFloatDecodingStrategy
         if decoder.userInfo.isEmpty && decoder.reporter == nil {
             // Most decoders carry nothing: building an empty dictionary still costs a small decode dearly.
-            userInfo = [:]
+            userInfo = Dictionary()
         } else {
             var info: [CodingUserInfoKey: Any] = [:]
             for (key, value) in decoder.userInfo { info[key] = value }

@@ -221,6 +221,27 @@ import Testing
         #expect(throws: DecodingError.self) { _ = try Self.decode(Inbox.self, Self.inbox(text: bytes), policy: .strict) }
     }
 
+    /// Every two- and three-byte sequence the scanner checks as one word, inside a string and at
+    /// its end: strict accepts exactly what the standard library calls well-formed, and lenient
+    /// reads what `String(decoding:as:)` makes of it.
+    @Test func twoAndThreeByteSequencesFollowTheStandardLibrary() throws {
+        for lead in UInt8(0xC0)...0xEF {
+            for second in [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF] as [UInt8] {
+                for third in [0x41, 0x80, 0xBF, 0xC0] as [UInt8] {
+                    for (before, after) in [("ab", "cdef"), ("", "")] {
+                        let body = Array(before.utf8) + [lead, second, third] + Array(after.utf8)
+                        let data = Data(#"[""#.utf8) + Data(body) + Data(#""]"#.utf8)
+                        let text = String(decoding: body, as: UTF8.self)
+                        let wellFormed = Array(text.utf8) == body
+                        let strict = try? Self.decode([String].self, data, policy: .strict)
+                        #expect((strict != nil) == wellFormed, "\(body)")
+                        #expect(try Self.decode([String].self, data).value == [text], "\(body)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Strict keeps today's parse errors for each kind of bad sequence, offset included.
     @Test func strictKeepsItsUTF8Errors() {
         let cases: [([UInt8], String)] = [

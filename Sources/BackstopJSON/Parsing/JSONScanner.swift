@@ -17,7 +17,7 @@ struct JSONScanner {
     private let allowsNonFiniteNumbers: Bool
     private var position = 0
     /// The containers enclosing the current position, innermost last.
-    private var open: [OpenContainer] = []
+    private var open: ScanStack<OpenContainer>
     /// Reused across objects to find repeated keys without allocating per object.
     private var keyTable: [Int32] = []
 
@@ -27,12 +27,17 @@ struct JSONScanner {
     /// commas in the document, dirty strings and non-finite numbers in their nodes' flags)
     /// for the decoder to report as repairs.
     static func scan(_ document: JSONDocument, policy: DecodingPolicy) throws(JSONParseError) {
-        var scanner = JSONScanner(document: document, policy: policy)
-        try scanner.scanDocument()
+        // Room on the thread's stack for 32 levels of nesting, which real payloads stay within.
+        try withUnsafeTemporaryAllocation(of: OpenContainer.self, capacity: 32) { (storage) throws(JSONParseError) in
+            var scanner = JSONScanner(document: document, policy: policy, stack: storage)
+            defer { scanner.open.release() }
+            try scanner.scanDocument()
+        }
         document.finishTape()
     }
 
-    private init(document: JSONDocument, policy: DecodingPolicy) {
+    private init(document: JSONDocument, policy: DecodingPolicy, stack: UnsafeMutableBufferPointer<OpenContainer>) {
+        self.open = ScanStack(lending: stack)
         self.document = document
         self.bytes = UnsafePointer(document.base)
         self.end = document.byteCount
@@ -92,7 +97,7 @@ struct JSONScanner {
     /// Scans one value, containers and all, with an explicit stack instead of recursion:
     /// nesting costs heap rather than the thread's stack, which is small off the main thread.
     private mutating func scanValue() throws(JSONParseError) {
-        open.removeAll(keepingCapacity: true)
+        open.removeAll()
         nextValue: while true {
             guard position < end else { throw fail("Unexpected end of file, expected a value", at: position) }
             let first = bytes[position]
@@ -135,8 +140,9 @@ struct JSONScanner {
                 throw fail("Unexpected \(describe(position)), expected a value", at: position)
             }
             // A value ended: it counts for its container, and may end that container too.
-            while let top = open.last {
-                open[open.count - 1].count += 1
+            while !open.isEmpty {
+                let top = open.top
+                open.top.count += 1
                 skipWhitespace()
                 guard position < end else {
                     throw fail("Unexpected end of file, expected ',' or '\(Character(Unicode.Scalar(top.closing)))'", at: position)
@@ -172,7 +178,7 @@ struct JSONScanner {
         guard position < end, bytes[position] == UInt8(ascii: "\"") else {
             throw fail("Unexpected \(describe(position)), expected a key in double quotes", at: position)
         }
-        if try scanString(isKey: true) { open[open.count - 1].flags.insert(.slowKeys) }
+        if try scanString(isKey: true) { open.top.flags.insert(.slowKeys) }
         skipWhitespace()
         guard position < end, bytes[position] == UInt8(ascii: ":") else {
             throw fail("Unexpected \(describe(position)) after a key, expected ':'", at: position)
@@ -356,14 +362,32 @@ struct JSONScanner {
     private func utf8Problem(from start: Int, to stop: Int) -> (reason: String, offset: Int)? {
         var i = start
         while i < stop {
-            if i + 8 <= stop, UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-                continue
-            }
             let lead = bytes[i]
             if lead < 0x80 {
                 i += 1
+                while i + 8 <= stop && UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                }
                 continue
+            }
+            // Well-formed two- and three-byte sequences (accented Latin, Greek, Cyrillic, Arabic,
+            // CJK: most non-ASCII text) are checked as one little-endian word of four bytes, which
+            // the document holds when the third is in the body (`stop` is the closing quote's
+            // offset); the last two bytes of a body take the full rules below.
+            if i + 3 <= stop {
+                let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt32.self)
+                // 110xxxxx 10xxxxxx, not an overlong C0 or C1 lead.
+                if word & 0xC0E0 == 0x80C0 && word & 0x1E != 0 {
+                    i += 2
+                    continue
+                }
+                // 1110xxxx 10xxxxxx 10xxxxxx, neither overlong (E0 then 80...9F: the lead's low
+                // bits and the second byte's 0x20 all clear) nor a surrogate (ED then A0...BF).
+                let bits = word & 0x200F
+                if word & 0xC0_C0F0 == 0x80_80E0 && bits != 0 && bits != 0x200D {
+                    i += 3
+                    continue
+                }
             }
             let sequence = JSONString.utf8Sequence(bytes, at: i, before: stop)
             guard sequence.isValid else {
