@@ -4,14 +4,6 @@ protocol TapeDecodable {
     static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?) throws -> Self
 }
 
-extension TapeDecodable {
-    /// Decodes into uninitialized memory, so callers holding only `any TapeDecodable.Type`
-    /// get a value of their own generic type without a dynamic cast.
-    static func decode(from state: DecoderState, at valueIndex: Int, key: (any CodingKey)?, into memory: UnsafeMutableRawPointer) throws {
-        memory.initializeMemory(as: Self.self, to: try decode(from: state, at: valueIndex, key: key))
-    }
-}
-
 extension DecoderState {
     /// Calls `body` with each element's tape index and position, dropping those that throw
     /// when the policy allows.
@@ -60,9 +52,14 @@ extension DecoderState {
     }
 
     /// Decodes one element of a collection whose element kind is already known.
+    ///
+    /// Only a model's `init(from:)` needs the element's position on the path; the other kinds
+    /// name it through `key` when they report an error or a repair, so no path component is
+    /// made and destroyed for each of their elements.
     @inline(__always)
     func element<E: Decodable>(_ type: E.Type, kind: TypeKind, at element: Int, position: Int) throws -> E {
-        try decodeValue(type, kind: kind, at: element, component: .index(position), key: IndexKey(position))
+        if case .model = kind { return try with(element, .index(position)) { try type.init(from: self) } }
+        return try decodeValue(type, kind: kind, at: element, component: nil, key: IndexKey(position))
     }
 }
 

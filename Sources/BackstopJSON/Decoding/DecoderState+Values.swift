@@ -42,24 +42,27 @@ extension DecoderState {
     }
 
     /// Collections and Foundation types, kept out of ``decodeValue(_:kind:at:component:key:)``
-    /// because the temporary allocation below makes its caller look up `Result<T, Error>`'s
-    /// metadata on every call, whichever case runs.
+    /// so that its common cases stay small.
     @inline(never)
     private func decodeLessCommon<T: Decodable>(_ type: T.Type, kind: TypeKind, at valueIndex: Int, key: (any CodingKey)?) throws -> T {
         switch kind {
-        case .collection(let collection):
-            // The collection initializes the memory as itself, which is `T`: no dynamic cast.
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                let slot = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
-                try collection.decode(from: self, at: valueIndex, key: key, into: slot)
-                return slot.assumingMemoryBound(to: T.self).move()
-            }
+        case .collection(let collection): return try decodeCollection(collection, at: valueIndex, key: key, as: T.self)
         case .date: return try special(unwrapDate(valueIndex, key), as: T.self)
         case .data: return try special(unwrapData(valueIndex, key), as: T.self)
         case .url: return try special(unwrapURL(valueIndex, key), as: T.self)
         case .decimal: return try special(unwrapDecimal(valueIndex, key), as: T.self)
         default: return try decodeValue(type, kind: kind, at: valueIndex, component: nil, key: key)
         }
+    }
+
+    /// A collection of type `C`, which the type kind says is `T`: reinterpreted, not cast.
+    ///
+    /// Decoding into a temporary allocation of `T` instead looked up `Result<T, any Error>`'s
+    /// metadata on every call (about 460 instructions per collection, 1.4% of twitter.json).
+    private func decodeCollection<C: TapeDecodable, T>(
+        _ collection: C.Type, at valueIndex: Int, key: (any CodingKey)?, as type: T.Type
+    ) throws -> T {
+        unsafeBitCast(try C.decode(from: self, at: valueIndex, key: key), to: T.self)
     }
 
     /// `value` as `T`, which the type kind says it is.

@@ -77,8 +77,14 @@ struct JSONScanner {
             let byte = bytes[position]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
             position += 1
-            // Pretty-printed documents indent with runs of spaces: eight at a time.
-            while position + 8 <= end && UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+            // Pretty-printed documents indent with runs of spaces: up to eight at a time, the
+            // lowest byte that is not a space ending the run (the loads are little-endian).
+            while position + 8 <= end {
+                let notSpaces = UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
+                if notSpaces != 0 {
+                    position += notSpaces.trailingZeroBitCount >> 3
+                    break
+                }
                 position += 8
             }
         }
@@ -499,6 +505,19 @@ struct JSONScanner {
 
     @inline(__always)
     private mutating func skipDigits() {
+        // Eight at a time: a byte is a digit when its high nibble is 3 and its low nibble plus 6
+        // does not carry into the high one; the lowest byte that is not ends the run.
+        while position + 8 <= end {
+            let word = UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self)
+            let notDigits =
+                ((word & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030)
+                | (((word & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0)
+            if notDigits != 0 {
+                position += notDigits.trailingZeroBitCount >> 3
+                return
+            }
+            position += 8
+        }
         while position < end && isDigit(bytes[position]) { position += 1 }
     }
 }
