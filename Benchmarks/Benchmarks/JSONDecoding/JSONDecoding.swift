@@ -59,6 +59,7 @@ let benchmarks: @Sendable () -> Void = {
     registerEnvelopeUnwrapping()
     registerHostileShapes()
     registerRepairCost()
+    registerInterleaved()
 }
 
 /// The decoders under comparison.
