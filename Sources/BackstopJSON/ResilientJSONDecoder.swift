@@ -151,20 +151,23 @@ struct DecodingOptions {
     let floatStrategy: ResilientJSONDecoder.NonConformingFloatDecodingStrategy
     let userInfo: [CodingUserInfoKey: Any]
 
-    init(_ decoder: ResilientJSONDecoder) {
+    /// Borrows `decoder`: an initializer takes its arguments owned, which copied the whole
+    /// decoder (every strategy, the user info and the reporter) once more per decode.
+    init(_ decoder: borrowing ResilientJSONDecoder) {
         policy = decoder.policy
         keyStrategy = decoder.keyDecodingStrategy
-        if case .useDefaultKeys = decoder.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = keyStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
         dateStrategy = decoder.dateDecodingStrategy
         dataStrategy = decoder.dataDecodingStrategy
         floatStrategy = decoder.nonConformingFloatDecodingStrategy
-        if decoder.userInfo.isEmpty && decoder.reporter == nil {
+        let reporter: (any RepairReporter)? = decoder.reporter
+        if decoder.userInfo.isEmpty && reporter == nil {
             // Most decoders carry nothing: building an empty dictionary still costs a small decode dearly.
             userInfo = Dictionary()
         } else {
             var info: [CodingUserInfoKey: Any] = [:]
             for (key, value) in decoder.userInfo { info[key] = value }
-            if let reporter = decoder.reporter { info[.repairReporter] = reporter }
+            if let reporter { info[.repairReporter] = reporter }
             userInfo = info
         }
     }

@@ -3,8 +3,11 @@ import Foundation
 /// Dispatch: every value of a decode goes through here, by its type's ``TypeKind``.
 extension DecoderState {
     /// Decodes the root value.
+    ///
+    /// The root's kind is asked once per decode, so it skips the cache: a small model whose
+    /// members are all scalars then never allocates the cache's table.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
-        try decodeValue(type, kind: typeKinds.kind(of: type), at: index, component: nil, key: nil)
+        try decodeValue(type, kind: TypeKind(type), at: index, component: nil, key: nil)
     }
 
     /// Decodes the value at `valueIndex`, reached from the current value through `component`.
