@@ -2,9 +2,9 @@
 /// name: a keyed container tries these first and calls the full `unwrap` readers only when they
 /// answer `nil`.
 ///
-/// Passing a member's key to a reader boxes it as `any CodingKey`, which cost each member of a
-/// small object about a tenth of its decode; here nothing is boxed, so only values that need an
-/// error or a repair pay for it.
+/// Passing a member's key to a reader boxes it as `any CodingKey` and destroys the box after,
+/// about 150 instructions per member (4% of decoding a three-member object); here nothing is
+/// boxed, so only values that need an error or a repair pay for it.
 extension DecoderState {
     /// The text of a string node with nothing to unescape or repair.
     @inline(__always)
