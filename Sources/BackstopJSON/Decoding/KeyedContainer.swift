@@ -179,56 +179,24 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try required(key) { try state.plainBool($0) ?? state.unwrapBool($0, key) }
-    }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try required(key) { try state.plainString($0) ?? state.unwrapString($0, key) }
-    }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try required(key) { try state.plainFloat($0, as: type) ?? state.unwrapFloat($0, type, key) }
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try required(key) { try state.plainFloat($0, as: type) ?? state.unwrapFloat($0, type, key) }
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(key) { try state.unwrapBool($0, key) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try required(key) { try state.unwrapString($0, key) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try required(key) { try state.unwrapFloat($0, type, key) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try required(key) { try state.unwrapFloat($0, type, key) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try required(key) { try state.unwrapInteger($0, type, key) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try required(key) { try state.unwrapInteger($0, type, key) } }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try required(key) { try state.unwrapInteger($0, type, key) } }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
-        try required(key) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
-    }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try required(key) { try state.unwrapInteger($0, type, key) } }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try scoped {
@@ -256,55 +224,53 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try state.decodeNested(type, at: valueIndex, component: .key(key), key: key)
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try optional(key, type) { try state.plainBool($0) ?? state.unwrapBool($0, key) }
-    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(key, type) { try state.unwrapBool($0, key) } }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try optional(key, type) { try state.plainString($0) ?? state.unwrapString($0, key) }
+        try optional(key, type) { try state.unwrapString($0, key) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try optional(key, type) { try state.plainFloat($0, as: type) ?? state.unwrapFloat($0, type, key) }
+        try optional(key, type) { try state.unwrapFloat($0, type, key) }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try optional(key, type) { try state.plainFloat($0, as: type) ?? state.unwrapFloat($0, type, key) }
+        try optional(key, type) { try state.unwrapFloat($0, type, key) }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? {
-        try optional(key, type) { try state.plainInteger($0, as: type) ?? state.unwrapInteger($0, type, key) }
+        try optional(key, type) { try state.unwrapInteger($0, type, key) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

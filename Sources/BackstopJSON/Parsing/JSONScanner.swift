@@ -100,10 +100,10 @@ struct JSONScanner {
         var closing: UInt8 { isObject ? UInt8(ascii: "}") : UInt8(ascii: "]") }
     }
 
-    /// Scans one value, containers and all, with an explicit stack instead of recursion:
-    /// nesting costs heap rather than the thread's stack, which is small off the main thread.
+    /// Scans one value, containers and all, with an explicit stack instead of recursion: deep
+    /// nesting costs heap (``ScanStack``) rather than the thread's stack, which is small off the
+    /// main thread.
     private mutating func scanValue() throws(JSONParseError) {
-        open.removeAll()
         nextValue: while true {
             guard position < end else { throw fail("Unexpected end of file, expected a value", at: position) }
             let first = bytes[position]

@@ -44,10 +44,6 @@ struct ScanStack<Element: BitwiseCopyable> {
         return elements[count]
     }
 
-    mutating func removeAll() {
-        count = 0
-    }
-
     private mutating func grow() {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         larger.initialize(from: elements, count: count)
