@@ -5,7 +5,17 @@ import Foundation
 extension DecoderState {
     // MARK: Strings
 
-    func unwrapString(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> String {
+    /// A string value, read without naming `key` when it needs no error or repair.
+    @inline(__always)
+    func unwrapString(_ valueIndex: Int, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
+        let node = document[valueIndex]
+        if node.kind == .string && node.flags.isEmpty { return String(decoding: document.raw(node), as: UTF8.self) }
+        return try unwrapStringInFull(valueIndex, key())
+    }
+
+    /// Every case of ``unwrapString(_:_:)``, out of line.
+    @inline(never)
+    private func unwrapStringInFull(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> String {
         let node = document[valueIndex]
         if node.kind == .string { return try string(node, key) }
         if allows(.stringsFromNumbers), let text = document.coercedString(valueIndex) {
@@ -18,16 +28,16 @@ extension DecoderState {
 
     /// The text of a string node, unescaping when needed.
     @inline(__always)
-    func string(_ node: JSONNode, _ key: (any CodingKey)?) throws -> String {
+    func string(_ node: JSONNode, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
         // The common case first, without building a `Result`: no escapes and nothing repaired.
         if node.flags.isEmpty { return String(decoding: document.raw(node), as: UTF8.self) }
-        return try escapedOrRepairedString(node, key)
+        return try escapedOrRepairedString(node, key())
     }
 
     /// The slow path of ``string(_:_:)``: unescapes, and reports what lenient parsing
     /// accepted in the string (raw control characters, ill-formed Unicode).
     @inline(never)
-    private func escapedOrRepairedString(_ node: JSONNode, _ key: (any CodingKey)?) throws -> String {
+    private func escapedOrRepairedString(_ node: JSONNode, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
         let raw = document.raw(node)
         // Either way, each maximal ill-formed UTF-8 subpart becomes U+FFFD.
         let text: String
@@ -36,19 +46,31 @@ extension DecoderState {
             switch JSONString.unescape(raw, replacingInvalidUnicode: allows(.replaceInvalidUnicode)) {
             case .success(let unescaped): (text, replacedSurrogates) = unescaped
             case .failure(let reason):
-                throw DecodingError.dataCorrupted(context(key, "The given data was not valid JSON. \(reason)"))
+                throw DecodingError.dataCorrupted(context(key(), "The given data was not valid JSON. \(reason)"))
             }
         } else {
             text = String(decoding: raw, as: UTF8.self)
         }
-        if node.flags.contains(.controlCharacters) { recordControlCharacters(raw, key) }
-        if replacedSurrogates || node.flags.contains(.invalidUTF8) { recordInvalidUnicode(raw, key) }
+        if node.flags.contains(.controlCharacters) { recordControlCharacters(raw, key()) }
+        if replacedSurrogates || node.flags.contains(.invalidUTF8) { recordInvalidUnicode(raw, key()) }
         return text
     }
 
     // MARK: Bool
 
-    func unwrapBool(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Bool {
+    /// A Boolean value, read without naming `key` when it needs no error or repair.
+    @inline(__always)
+    func unwrapBool(_ valueIndex: Int, _ key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
+        switch document[valueIndex].kind {
+        case .true: true
+        case .false: false
+        default: try unwrapBoolInFull(valueIndex, key())
+        }
+    }
+
+    /// Every case of ``unwrapBool(_:_:)``, out of line.
+    @inline(never)
+    private func unwrapBoolInFull(_ valueIndex: Int, _ key: (any CodingKey)?) throws -> Bool {
         let node = document[valueIndex]
         switch node.kind {
         case .true: return true
@@ -69,7 +91,21 @@ extension DecoderState {
 
     // MARK: Numbers
 
-    func unwrapInteger<T: FixedWidthInteger>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
+    /// An integer value, read without naming `key` when it needs no error or repair.
+    @inline(__always)
+    func unwrapInteger<T: FixedWidthInteger>(_ valueIndex: Int, _ type: T.Type, _ key: @autoclosure () -> (any CodingKey)?) throws -> T {
+        let node = document[valueIndex]
+        if node.kind == .number && node.flags.contains(.integer),
+            let value = JSONNumber.integer(document.raw(node), negative: node.flags.contains(.negative), as: T.self)
+        {
+            return value
+        }
+        return try unwrapIntegerInFull(valueIndex, type, key())
+    }
+
+    /// Every case of ``unwrapInteger(_:_:_:)``, out of line.
+    @inline(never)
+    private func unwrapIntegerInFull<T: FixedWidthInteger>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
         let node = document[valueIndex]
         if node.kind == .number {
             let raw = document.raw(node)
@@ -90,7 +126,19 @@ extension DecoderState {
         throw typeMismatch(T.self, at: valueIndex, key)
     }
 
-    func unwrapFloat<T: BinaryFloatingPoint>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
+    /// A floating-point value, read without naming `key` when it needs no error or repair.
+    @inline(__always)
+    func unwrapFloat<T: BinaryFloatingPoint>(_ valueIndex: Int, _ type: T.Type, _ key: @autoclosure () -> (any CodingKey)?) throws -> T {
+        let node = document[valueIndex]
+        if node.kind == .number && !node.flags.contains(.nonFinite), let value = JSONNumber.floatingPoint(document.raw(node), as: T.self) {
+            return value
+        }
+        return try unwrapFloatInFull(valueIndex, type, key())
+    }
+
+    /// Every case of ``unwrapFloat(_:_:_:)``, out of line.
+    @inline(never)
+    private func unwrapFloatInFull<T: BinaryFloatingPoint>(_ valueIndex: Int, _ type: T.Type, _ key: (any CodingKey)?) throws -> T {
         let node = document[valueIndex]
         if node.kind == .number {
             // Only lenient parsing lets these through; the number parser would misread them.
