@@ -63,6 +63,45 @@ extension BackstopClient {
             }
         }
 
+        /// The calls of one `Hedging` share one Dispatch timer, set for the earliest deadline: a
+        /// deadline earlier than every pending one must still be heard at its time, and calls
+        /// answered in time take theirs out again.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func onTheSystemClockAnEarlierDeadlineIsHeardBeforeALaterOne(transport: TransportKind) async throws {
+            try await withBackend(clock: TestClock()) { backend, url in
+                let hedging = Hedging(percentile: 50, minimum: .milliseconds(1), fallback: .seconds(3600))
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.hedging = hedging
+                        $0.clock = ContinuousClock()
+                    })
+                // A call whose hedge is due in an hour, held by the server's clock, which never moves.
+                let waiting = "/scenarios/slow/b/products/2"
+                let held = Task {
+                    try await client.send(Endpoint<Item, StudyGroupCode>(.get, String(waiting.dropFirst()), operationID: "held"))
+                }
+                _ = try await backend.requestLog.arrival(where: { $0.path == waiting })
+                // Twenty calls answered in time teach "fast" its latency: milliseconds.
+                for _ in 0..<20 {
+                    _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1", operationID: "fast"))
+                }
+                #expect(hedging.delay(for: "fast") < .seconds(1))
+                // Held back at first like the other, this one can end only by its hedge, due long
+                // before the hour the timer was set for.
+                let item = try await client.send(
+                    Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/slow/b/products/1", query: [URLQueryItem(name: "failures", value: "1")], operationID: "fast")
+                )
+                #expect(item == .one)
+                #expect(await backend.hits("/scenarios/slow/b/products/1") == 2)
+                #expect(await backend.hits(waiting) == 1)
+                held.cancel()
+                await #expect(throws: (any Error).self) { try await held.value }
+            }
+        }
+
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aPOSTIsNeverHedgedAndAFastAnswerNeedsNoHedge(transport: TransportKind) async throws {

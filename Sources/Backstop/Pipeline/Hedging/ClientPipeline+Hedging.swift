@@ -26,7 +26,7 @@ extension ClientPipeline {
         }
         // Deadlines are taken now, before any attempt or timer starts, so a test clock advanced
         // once the request has left passes them however the tasks interleave.
-        let timer = Self.timers(every: hedging.delay(for: call.operationID), on: clock)
+        let timer = Self.timers(every: hedging.delay(for: call.operationID), on: clock, using: hedging.timers)
         // Only a percentile needs the latencies; a fixed delay does not pay for reading the clock.
         let elapsed: (@Sendable () -> Duration)? =
             if case .percentile = hedging.delay { Self.stopwatch(on: clock) } else { nil }
@@ -76,25 +76,27 @@ extension ClientPipeline {
     }
 
     /// Starts the timer of the `n`th hedge of `race`: it delivers ``HedgeRace/Finished/due`` `n`
-    /// delays after now, on `clock`.
+    /// delays after now, on `clock`, unless the race ends first.
     ///
-    /// On the system's clocks a timer is a Dispatch timer, which costs a call answered in time
-    /// no task; it fires at its deadline whatever happened, and a race that is over ignores it.
-    /// On any other clock (a test's) it is a task sleeping on that clock, cancelled with the race.
-    private static func timers(every delay: Duration, on clock: any Clock<Duration>) -> @Sendable (Int, HedgeRace) -> Void {
+    /// On the system's clocks the deadline joins `timers`, one Dispatch timer for every call of
+    /// the ``Hedging``, and the race's end takes it out again. On any other clock (a test's) it
+    /// is a task sleeping on that clock, cancelled with the race.
+    private static func timers(
+        every delay: Duration, on clock: any Clock<Duration>, using timers: HedgeTimers
+    ) -> @Sendable (Int, HedgeRace) -> Void {
         if clock is ContinuousClock || clock is SuspendingClock {
-            let start = DispatchTime.now()
+            let start = DispatchTime.now().uptimeNanoseconds
             let (seconds, attoseconds) = delay.components
             // Saturating: a delay of years is as good as never.
             let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
             return { n, race in
                 let (delay, overflow) = nanoseconds.multipliedReportingOverflow(by: Int64(n))
-                guard !overflow, delay < Int64(Int.max) else { return }
-                // Not cancelled: firing after the race is over, it delivers to nobody.
-                DispatchQueue.global().asyncAfter(deadline: start + .nanoseconds(Int(delay))) { race.deliver(.due) }
+                guard !overflow, delay >= 0, UInt64(delay) < UInt64.max - start else { return }
+                let ticket = timers.schedule(race, at: start + UInt64(delay))
+                race.addTimer { timers.cancel(ticket) }
             }
         }
-        return timers(every: delay, onClock: clock)
+        return Self.timers(every: delay, onClock: clock)
     }
 
     private static func timers<C: Clock<Duration>>(every delay: Duration, onClock clock: C) -> @Sendable (Int, HedgeRace) -> Void {

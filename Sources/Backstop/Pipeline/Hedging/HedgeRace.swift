@@ -4,7 +4,7 @@
 /// The timers are not children of the call: a call answered before its hedge was due cancels
 /// its timer and returns at once, instead of waiting for a timer task to wake up to its
 /// cancellation and end, which would cost every call two more scheduling delays. A timer that
-/// fires after the call has returned is heard by nobody.
+/// fires after the race ended is heard by nobody.
 final class HedgeRace: Sendable {
     /// How one racer ended.
     enum Finished: Sendable {
@@ -67,6 +67,8 @@ final class HedgeRace: Sendable {
     func end() {
         let cancellations = state.withLock { state in
             state.isOver = true
+            // Let go of them: a timer's cancellation holds what holds this race.
+            defer { state.cancellations = [] }
             return state.cancellations
         }
         for cancel in cancellations { cancel() }

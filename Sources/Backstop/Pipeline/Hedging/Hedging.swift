@@ -21,6 +21,8 @@ public struct Hedging: Sendable {
     public var maximumHedges: Int
     /// Each operation's recent latencies, shared by the copies of this value.
     let latencies = LatencyWindows()
+    /// The hedges' deadlines on the system's clocks, shared by every copy of this value.
+    let timers = HedgeTimers()
 
     /// Hedging after a fixed delay.
     ///

@@ -1,0 +1,137 @@
+import Dispatch
+
+/// The hedges' timers of one ``Hedging`` on the system's clocks: every pending deadline of every
+/// call, kept in order, behind one Dispatch timer set for the earliest.
+///
+/// A call answered before its hedge is due takes its deadline out again, so deadlines pile up
+/// only for calls still waiting. One Dispatch timer (or one per call, cancelled or not) per
+/// hedged call cost each call several microseconds, and timers left to fire after their call
+/// ended slowed every later one: tens of thousands pending at a 60-second delay.
+final class HedgeTimers: Sendable {
+    /// One pending deadline; it knows its place in the queue, so taking it out costs no search.
+    final class Ticket: @unchecked Sendable {
+        /// Its place in the queue, -1 once out of it; guarded by the owning `HedgeTimers`' lock.
+        fileprivate var index: Int
+        fileprivate let deadline: UInt64
+        fileprivate let race: HedgeRace
+
+        fileprivate init(deadline: UInt64, index: Int, race: HedgeRace) {
+            self.deadline = deadline
+            self.index = index
+            self.race = race
+        }
+    }
+
+    private struct Queue: @unchecked Sendable {
+        /// A binary min-heap on the tickets' deadlines; each ticket's `index` is its place here.
+        var heap: [Ticket] = []
+        /// The deadline the Dispatch timer is set for; `UInt64.max` when it is idle.
+        var armed = UInt64.max
+    }
+
+    private let queue = LockedValue(Queue())
+    // Made and started with the first deadline, so a `Hedging` whose calls never run on the
+    // system's clocks (tests') never makes one.
+    private let source = LockedValue<DispatchSourceTimerBox?>(nil)
+
+    deinit {
+        source.withLock { $0?.timer.cancel() }
+    }
+
+    /// Delivers ``HedgeRace/Finished/due`` to `race` at `deadline` (uptime nanoseconds, as
+    /// `DispatchTime`), unless the returned ticket is cancelled first.
+    func schedule(_ race: HedgeRace, at deadline: UInt64) -> Ticket {
+        let (ticket, arm) = queue.withLock { queue in
+            let ticket = Ticket(deadline: deadline, index: queue.heap.count, race: race)
+            queue.heap.append(ticket)
+            Self.siftUp(&queue.heap, from: ticket.index)
+            // A timer set for an earlier deadline wakes up in time and sets itself for the next.
+            guard deadline < queue.armed else { return (ticket, false) }
+            queue.armed = deadline
+            return (ticket, true)
+        }
+        if arm { timer().schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1)) }
+        return ticket
+    }
+
+    /// Takes `ticket` out, if it has not fired yet.
+    func cancel(_ ticket: Ticket) {
+        queue.withLock { queue in
+            guard ticket.index >= 0 else { return }
+            Self.remove(at: ticket.index, from: &queue.heap)
+        }
+        // The timer stays set: waking up to nothing due is cheaper than setting it again per call.
+    }
+
+    /// Fires every ticket that is due and sets the timer for the next.
+    private func fireDue() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (due, next): ([Ticket], UInt64?) = queue.withLock { queue in
+            var due: [Ticket] = []
+            while let first = queue.heap.first, first.deadline <= now {
+                Self.remove(at: 0, from: &queue.heap)
+                due.append(first)
+            }
+            queue.armed = queue.heap.first?.deadline ?? .max
+            return (due, queue.heap.first?.deadline)
+        }
+        if let next { timer().schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1)) }
+        for ticket in due { ticket.race.deliver(.due) }
+    }
+
+    private func timer() -> any DispatchSourceTimer {
+        source.withLock { source in
+            if let source { return source.timer }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            // Weak: the timer lives as long as this, and its handler must not keep this alive.
+            timer.setEventHandler { [weak self] in self?.fireDue() }
+            timer.activate()
+            source = DispatchSourceTimerBox(timer: timer)
+            return timer
+        }
+    }
+
+    private static func remove(at index: Int, from heap: inout [Ticket]) {
+        heap[index].index = -1
+        let last = heap.removeLast()
+        guard index < heap.count else { return }
+        heap[index] = last
+        last.index = index
+        siftDown(&heap, from: index)
+        siftUp(&heap, from: last.index)
+    }
+
+    private static func siftUp(_ heap: inout [Ticket], from index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].deadline < heap[parent].deadline else { return }
+            swapAt(child, parent, in: &heap)
+            child = parent
+        }
+    }
+
+    private static func siftDown(_ heap: inout [Ticket], from index: Int) {
+        var parent = index
+        while true {
+            var smallest = parent
+            let (left, right) = (2 * parent + 1, 2 * parent + 2)
+            if left < heap.count && heap[left].deadline < heap[smallest].deadline { smallest = left }
+            if right < heap.count && heap[right].deadline < heap[smallest].deadline { smallest = right }
+            guard smallest != parent else { return }
+            swapAt(parent, smallest, in: &heap)
+            parent = smallest
+        }
+    }
+
+    private static func swapAt(_ a: Int, _ b: Int, in heap: inout [Ticket]) {
+        heap.swapAt(a, b)
+        heap[a].index = a
+        heap[b].index = b
+    }
+}
+
+/// Dispatch's timer, whose methods are safe from any thread, as a value a lock may hold.
+private struct DispatchSourceTimerBox: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
+}
