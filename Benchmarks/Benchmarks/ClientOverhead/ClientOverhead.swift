@@ -11,7 +11,10 @@
 //   so each line is still made), metrics (no-op factory) and retry;
 // - "APIClient+tracing": "APIClient" with `.distributedTracing` and no tracer bootstrapped;
 // - "raw+childTask": "raw" inside a child task started at once, as APIClient runs each exchange
-//   so that its timeout can cancel it: the floor under APIClient's cost.
+//   so that its timeout can cancel it: the floor under APIClient's cost;
+// - "raw+Foundation": what an app writes by hand without Backstop, the baseline issue 18 names:
+//   the transport, the body collected, Foundation's `JSONDecoder` (one, reused) decoding the
+//   envelope as a `Decodable` struct, and its code checked.
 // Compare each with "raw" of the same transport; the goal is at most 1.05x.
 //
 // Each benchmark runs in its own process with its own Hummingbird server on 127.0.0.1. The
@@ -62,10 +65,12 @@ let benchmarks: @Sendable () -> Void = {
         let overResilience = BenchmarkMetric.custom("APIClient+resilience over raw (‰)", useScalingFactor: false)
         // A ratio, not a difference: the tables leave out values below zero.
         let tracingToClient = BenchmarkMetric.custom("APIClient+tracing (none bootstrapped) / APIClient (‰)", useScalingFactor: false)
+        let resilienceToFoundation = BenchmarkMetric.custom("APIClient+resilience / raw+Foundation (‰)", useScalingFactor: false)
         Benchmark(
             "client/\(transport.rawValue)/interleaved",
             configuration: .init(
-                metrics: [overClient, overMiddlewares, overChild, overTimeout, overResilience, tracingToClient], warmupIterations: 1,
+                metrics: [overClient, overMiddlewares, overChild, overTimeout, overResilience, tracingToClient, resilienceToFoundation],
+                warmupIterations: 1,
                 maxDuration: .seconds(20), maxIterations: 9)
         ) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
@@ -88,6 +93,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.measurement(overTimeout, perMille(4))
                 benchmark.measurement(overResilience, perMille(5))
                 benchmark.measurement(tracingToClient, Int((medians[6] / medians[1]) * 1000))
+                benchmark.measurement(resilienceToFoundation, Int((medians[5] / medians[7]) * 1000))
             }
         } setup: {
             let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
@@ -164,6 +170,13 @@ struct DiscardingLogHandler: LogHandler {
     func log(event: LogEvent) {}
 }
 
+/// Backend B's envelope as an app without Backstop decodes it.
+struct BackendBDecodedEnvelope<Payload: Decodable>: Decodable {
+    var code: Int
+    var msg: String
+    var data: Payload
+}
+
 /// Backend B's success envelope around `data`.
 struct BackendBEnvelope<Payload: Encodable>: Encodable {
     var code = 200
@@ -182,6 +195,8 @@ enum Contender: String, CaseIterable {
     case clientWithResilience = "APIClient+resilience"
     /// `.distributedTracing` with no tracer bootstrapped, as an app that traces only some builds.
     case clientWithTracing = "APIClient+tracing"
+    /// A hand-written send and Foundation's decoder, without Backstop.
+    case rawFoundation = "raw+Foundation"
 
     func prepare<Payload: Decodable & Equatable & Sendable>(
         transport: any ClientTransport, server: URL, path: String, expecting expected: Payload
@@ -217,6 +232,19 @@ enum Contender: String, CaseIterable {
                     guard let payload = try await group.next() else { throw LocalServer.Failure("the child task gave nothing") }
                     return payload
                 }
+            }
+        case .rawFoundation:
+            let httpRequest = HTTPRequest(
+                method: .get, scheme: nil, authority: nil, path: "/" + path,
+                headerFields: [.accept: "application/json"])
+            let foundation = JSONDecoder()
+            request = {
+                let (response, body) = try await transport.send(httpRequest, body: nil, baseURL: server, operationID: "GET \(path)")
+                guard response.status == .ok else { throw LocalServer.Failure("status \(response.status)") }
+                let data = try await Data(collecting: body ?? HTTPBody(), upTo: 10 << 20)
+                let envelope = try foundation.decode(BackendBDecodedEnvelope<Payload>.self, from: data)
+                guard envelope.code == 200 else { throw LocalServer.Failure("code \(envelope.code): \(envelope.msg)") }
+                return envelope.data
             }
         case .client, .clientWithMiddlewares, .clientWithTimeout, .clientWithResilience, .clientWithTracing:
             // The pipeline retries by default in every contender; only the observed one logs and counts.

@@ -20,15 +20,44 @@ import HTTPTypes
 ///
 /// Off unless set: share one instance between the clients whose calls may coincide.
 public final class RequestCoalescing: Sendable {
-    private let flights = LockedValue([Key: Flight]())
-    private let nextCaller = LockedValue<UInt64>(0)
+    private let flights = LockedValue(Flights())
+
+    /// The flights in the air and the numbers their waiting callers go by.
+    private struct Flights: @unchecked Sendable {
+        var byKey: [Key: Flight] = [:]
+        var lastCaller: UInt64 = 0
+    }
 
     /// Identical calls share a flight.
+    ///
+    /// Hashed once when made: a flight is looked up, added and removed by its key, and hashing
+    /// every header field each time cost a call as much as the rest of the stage.
     struct Key: Hashable {
-        var method: HTTPRequest.Method
-        var path: String
-        var headerFields: HTTPFields
-        var requiresAuthentication: Bool
+        let method: HTTPRequest.Method
+        let path: String
+        let headerFields: HTTPFields
+        let requiresAuthentication: Bool
+        private let hash: Int
+
+        init(method: HTTPRequest.Method, path: String, headerFields: HTTPFields, requiresAuthentication: Bool) {
+            self.method = method
+            self.path = path
+            self.headerFields = headerFields
+            self.requiresAuthentication = requiresAuthentication
+            var hasher = Hasher()
+            hasher.combine(method)
+            hasher.combine(path)
+            hasher.combine(headerFields)
+            hasher.combine(requiresAuthentication)
+            hash = hasher.finalize()
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.hash == b.hash && a.method == b.method && a.path == b.path && a.requiresAuthentication == b.requiresAuthentication
+                && a.headerFields == b.headerFields
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// One shared exchange and the callers waiting for it; guarded by the `flights` lock.
@@ -51,7 +80,7 @@ public final class RequestCoalescing: Sendable {
 
     /// How many shared exchanges are in flight now, and how many calls wait for them.
     public var load: (exchanges: Int, waitingCalls: Int) {
-        flights.withLock { flights in (flights.count, flights.values.reduce(0) { $0 + $1.waiters.count }) }
+        flights.withLock { flights in (flights.byKey.count, flights.byKey.values.reduce(0) { $0 + $1.waiters.count }) }
     }
 
     /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
@@ -63,32 +92,37 @@ public final class RequestCoalescing: Sendable {
         }
         let result: Result<Answer, any Error>
         do { result = .success(try await exchange()) } catch { result = .failure(error) }
-        let heir: CheckedContinuation<Turn, any Error>? = flights.withLock { flights in
-            // Decided under the lock, so a caller that joins now either inherits or starts anew.
-            if case .failure = result, Task.isCancelled, let next = flight.waiters.keys.min() {
-                return flight.waiters.removeValue(forKey: next)
+        let (heir, waiters): (CheckedContinuation<Turn, any Error>?, [CheckedContinuation<Turn, any Error>]) =
+            flights.withLock { flights in
+                // Decided under the lock, so a caller that joins now either inherits or starts anew.
+                if case .failure = result, Task.isCancelled, let next = flight.waiters.keys.min() {
+                    return (flight.waiters.removeValue(forKey: next), [])
+                }
+                flight.result = result
+                if flights.byKey[key] === flight { flights.byKey[key] = nil }
+                guard !flight.waiters.isEmpty else { return (nil, []) }
+                defer { flight.waiters = [:] }
+                return (nil, Array(flight.waiters.values))
             }
-            return nil
+        if let heir {
+            heir.resume(returning: .lead)
+        } else {
+            for waiter in waiters { waiter.resume(returning: .answered(result)) }
         }
-        guard let heir else {
-            finish(flight, key: key, with: result)
-            return try result.get()
-        }
-        heir.resume(returning: .lead)
         return try result.get()
     }
 
     /// The flight for `key`: the one in flight, or a new one this caller starts.
     private func join(_ key: Key) -> (flight: Flight, starts: Bool, caller: UInt64) {
-        let caller = nextCaller.withLock { next in
-            next += 1
-            return next
-        }
-        return flights.withLock { flights in
-            if let flight = flights[key] { return (flight, false, caller) }
+        flights.withLock { flights in
+            if let flight = flights.byKey[key] {
+                // Numbered in the order they join: the lowest number has waited longest.
+                flights.lastCaller += 1
+                return (flight, false, flights.lastCaller)
+            }
             let flight = Flight()
-            flights[key] = flight
-            return (flight, true, caller)
+            flights.byKey[key] = flight
+            return (flight, true, 0)
         }
     }
 
@@ -116,15 +150,5 @@ public final class RequestCoalescing: Sendable {
             }
             waiter?.resume(throwing: CancellationError())
         }
-    }
-
-    private func finish(_ flight: Flight, key: Key, with result: Result<Answer, any Error>) {
-        let waiters: [CheckedContinuation<Turn, any Error>] = flights.withLock { flights in
-            flight.result = result
-            if flights[key] === flight { flights[key] = nil }
-            defer { flight.waiters = [:] }
-            return Array(flight.waiters.values)
-        }
-        for waiter in waiters { waiter.resume(returning: .answered(result)) }
     }
 }
