@@ -108,6 +108,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     registerObservabilityCost()
+    registerStageCost()
     // A list of 1,000 items from memory: what each contender costs per byte of a larger body,
     // where middlewares that read business codes could parse the body again.
     for contender in Contender.allCases {

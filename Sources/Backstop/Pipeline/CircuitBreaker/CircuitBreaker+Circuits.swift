@@ -36,10 +36,15 @@ extension CircuitBreaker {
     }
 
     /// The circuit an attempt goes through.
-    func circuit(host: String?, port: Int?, operationID: String) -> String {
+    func circuit(baseURL: URL, operationID: String) -> String {
         switch scope {
-        case .host: (host ?? "") + (port.map { ":\($0)" } ?? "")
-        case .operation: operationID
+        case .host:
+            if let last = lastHost.withLock({ $0 }), last.url == baseURL { return last.circuit }
+            let circuit = (baseURL.host ?? "") + (baseURL.port.map { ":\($0)" } ?? "")
+            lastHost.withLock { $0 = (baseURL, circuit) }
+            return circuit
+        case .operation:
+            return operationID
         }
     }
 
@@ -47,9 +52,7 @@ extension CircuitBreaker {
     func acquire(_ circuit: String) throws(ClientFailure) -> Permit {
         let now = elapsed()
         var transition: Transition?
-        let result: Result<Permit, ClientFailure> = circuits.withLock { circuits in
-            var entry = circuits[circuit] ?? Circuit()
-            defer { circuits[circuit] = entry }
+        let result: Result<Permit, ClientFailure> = update(circuit) { entry in
             switch entry.state {
             case .closed:
                 return .success(Permit(circuit: circuit, isProbe: false))
@@ -72,12 +75,18 @@ extension CircuitBreaker {
         return try result.get()
     }
 
+    /// Runs `body` on `circuit`'s entry in place, under the lock.
+    ///
+    /// In place: a copy taken out and stored back shares its window's buckets with the
+    /// dictionary's, so counting an attempt in the copy copied them, an allocation per call.
+    private func update<Result>(_ circuit: String, _ body: (inout Circuit) -> Result) -> Result {
+        circuits.withLock { circuits in body(&circuits[circuit, default: Circuit()]) }
+    }
+
     /// Counts an attempt's verdict, and opens or closes its circuit when the verdict calls for it.
     func record(_ permit: Permit, _ verdict: Verdict) {
         let now = elapsed()
-        let transition: Transition? = circuits.withLock { circuits in
-            var entry = circuits[permit.circuit] ?? Circuit()
-            defer { circuits[permit.circuit] = entry }
+        let transition: Transition? = update(permit.circuit) { entry in
             let before = entry.state
             if permit.isProbe { entry.probesInFlight = max(entry.probesInFlight - 1, 0) }
             switch verdict {

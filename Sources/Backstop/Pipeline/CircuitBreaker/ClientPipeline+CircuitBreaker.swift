@@ -11,7 +11,7 @@ extension ClientPipeline {
         guard let circuitBreaker else {
             return try await hedged(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
         }
-        let circuit = circuitBreaker.circuit(host: baseURL.host, port: baseURL.port, operationID: call.operationID)
+        let circuit = circuitBreaker.circuit(baseURL: baseURL, operationID: call.operationID)
         let permit = try circuitBreaker.acquire(circuit)
         let answer: Answer
         do {
