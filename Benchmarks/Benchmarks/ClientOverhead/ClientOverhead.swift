@@ -74,18 +74,7 @@ let benchmarks: @Sendable () -> Void = {
                 maxDuration: .seconds(20), maxIterations: 9)
         ) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
-                var times = [[Duration]](repeating: [], count: requests.count)
-                // Shuffled, not rotated: in a fixed rotation each contender always follows the same
-                // one, and what that one leaves running (hedging's timers, coalescing's tasks) lands on it.
-                var generator = SplitMix64(seed: 7)
-                for _ in 0..<300 {
-                    for contender in requests.indices.shuffled(using: &generator) {
-                        let start = ContinuousClock.now
-                        blackHole(try await requests[contender]())
-                        times[contender].append(ContinuousClock.now - start)
-                    }
-                }
-                let medians = times.map { $0.sorted()[$0.count / 2] }
+                let medians = try await interleavedMedians(of: requests, rounds: 300, seed: 7)
                 func perMille(_ contender: Int) -> Int { Int(((medians[contender] / medians[0]) - 1) * 1000) }
                 benchmark.measurement(overClient, perMille(1))
                 benchmark.measurement(overMiddlewares, perMille(2))

@@ -34,18 +34,9 @@ func registerObservabilityCost() {
             metrics: [cleanDrift, noTracer, perRepair, control], warmupIterations: 1, maxDuration: .seconds(30), maxIterations: 9)
     ) { (benchmark: Benchmark, requests: [Request]) async throws in
         for _ in benchmark.scaledIterations {
-            var times = [[Duration]](repeating: [], count: requests.count)
-            // A shuffled order each round: a small call right after the 1,000-item list pays for
-            // the memory that list left behind, so no contender may always follow it.
-            var generator = SplitMix64(seed: 42)
-            for _ in 0..<200 {
-                for contender in requests.indices.shuffled(using: &generator) {
-                    let start = ContinuousClock.now
-                    blackHole(try await requests[contender]())
-                    times[contender].append(ContinuousClock.now - start)
-                }
-            }
-            let medians = times.map { $0.sorted()[$0.count / 2] }
+            // Shuffled: a small call right after the 1,000-item list pays for the memory that list
+            // left behind, so no contender may always follow it.
+            let medians = try await interleavedMedians(of: requests, rounds: 200, seed: 42)
             // A ratio, not a difference: the benchmark's tables leave out values below zero.
             func perMille(_ contender: Int, over base: Int) -> Int { Int((medians[contender] / medians[base]) * 1000) }
             benchmark.measurement(cleanDrift, perMille(1, over: 0))

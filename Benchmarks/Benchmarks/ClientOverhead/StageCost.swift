@@ -33,16 +33,7 @@ func registerStageCost() {
             configuration: .init(metrics: metrics, warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 9)
         ) { (benchmark: Benchmark, requests: [Request]) async throws in
             for _ in benchmark.scaledIterations {
-                var times = [[Duration]](repeating: [], count: requests.count)
-                var generator = SplitMix64(seed: 11)
-                for _ in 0..<300 {
-                    for contender in requests.indices.shuffled(using: &generator) {
-                        let start = ContinuousClock.now
-                        blackHole(try await requests[contender]())
-                        times[contender].append(ContinuousClock.now - start)
-                    }
-                }
-                let medians = times.map { $0.sorted()[$0.count / 2] }
+                let medians = try await interleavedMedians(of: requests, rounds: 300, seed: 11)
                 for (index, metric) in metrics.enumerated() {
                     benchmark.measurement(metric, Int((medians[index + 1] / medians[0]) * 1000))
                 }
