@@ -422,6 +422,38 @@ extension FoundationDifferentialTests {
 
     // MARK: Keys
 
+    /// Asks for keys by name, in the order given, without `allKeys`.
+    struct NamedKeys: Decodable, Equatable {
+        static let wanted: [String] = {
+            // Every length from 1 to 40, each key's bytes differing from the others' ...
+            var keys: [String] = (1...40).map { length in
+                let letters: [UInt8] = (0..<length).map { offset in UInt8(97 + (offset * 7 + length) % 26) }
+                return String(decoding: letters, as: UTF8.self)
+            }
+            // ... and pairs alike in length and in their first and last eight bytes, which hash alike.
+            keys += ["aaaaaaaa1bbbbbbbb", "aaaaaaaa2bbbbbbbb", "prefix__x__suffix_", "prefix__y__suffix_"]
+            return keys
+        }()
+        var values: [Int?]
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            values = try Self.wanted.reversed().map { try container.decodeIfPresent(Int.self, forKey: AnyKey($0)) }
+            values += try Self.wanted.map { try container.decodeIfPresent(Int.self, forKey: AnyKey($0)) }
+        }
+    }
+
+    /// Keys of every length are found by name, in the document's order and against it,
+    /// and keys that hash alike are told apart.
+    @Test func keysOfEveryLengthAreFoundByName() throws {
+        let members = NamedKeys.wanted.enumerated().map { "\"\($0.element)\": \($0.offset)" }
+        // Every other key missing, so a lookup also has to answer that it is not there.
+        let json = "{" + members.enumerated().filter { $0.offset % 3 != 2 }.map(\.element).joined(separator: ", ") + "}"
+        both.expectSame(NamedKeys.self, json)
+        let decoded = try both.ours.decode(NamedKeys.self, from: Data(json.utf8))
+        let expected = NamedKeys.wanted.indices.map { $0 % 3 != 2 ? $0 : nil }
+        #expect(decoded.values == expected.reversed() + expected)
+    }
+
     /// Decodes every key of an object, so both decoders' view of the keys can be compared.
     struct KeyProbe: Decodable, Equatable {
         var members: [String: String]
