@@ -4,9 +4,9 @@ import Dispatch
 /// call, kept in order, behind one Dispatch timer set for the earliest.
 ///
 /// A call answered before its hedge is due takes its deadline out again, so deadlines pile up
-/// only for calls still waiting. One Dispatch timer (or one per call, cancelled or not) per
-/// hedged call cost each call several microseconds, and timers left to fire after their call
-/// ended slowed every later one: tens of thousands pending at a 60-second delay.
+/// only for calls still waiting. A Dispatch timer per call cost each call several microseconds,
+/// cancelled or not, and timers left to fire after their call ended slowed every later one:
+/// tens of thousands were pending at a 60-second delay.
 final class HedgeTimers: Sendable {
     /// One pending deadline; it knows its place in the queue, so taking it out costs no search.
     final class Ticket: @unchecked Sendable {
@@ -41,17 +41,18 @@ final class HedgeTimers: Sendable {
     /// Delivers ``HedgeRace/Finished/due`` to `race` at `deadline` (uptime nanoseconds, as
     /// `DispatchTime`), unless the returned ticket is cancelled first.
     func schedule(_ race: HedgeRace, at deadline: UInt64) -> Ticket {
-        let (ticket, arm) = queue.withLock { queue in
+        queue.withLock { queue in
             let ticket = Ticket(deadline: deadline, index: queue.heap.count, race: race)
             queue.heap.append(ticket)
             Self.siftUp(&queue.heap, from: ticket.index)
             // A timer set for an earlier deadline wakes up in time and sets itself for the next.
-            guard deadline < queue.armed else { return (ticket, false) }
-            queue.armed = deadline
-            return (ticket, true)
+            // Set under the lock, so that two calls setting it at once leave it at the earlier.
+            if deadline < queue.armed {
+                queue.armed = deadline
+                timer().schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+            }
+            return ticket
         }
-        if arm { timer().schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1)) }
-        return ticket
     }
 
     /// Takes `ticket` out, if it has not fired yet.
@@ -66,19 +67,22 @@ final class HedgeTimers: Sendable {
     /// Fires every ticket that is due and sets the timer for the next.
     private func fireDue() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let (due, next): ([Ticket], UInt64?) = queue.withLock { queue in
+        let due: [Ticket] = queue.withLock { queue in
             var due: [Ticket] = []
             while let first = queue.heap.first, first.deadline <= now {
                 Self.remove(at: 0, from: &queue.heap)
                 due.append(first)
             }
             queue.armed = queue.heap.first?.deadline ?? .max
-            return (due, queue.heap.first?.deadline)
+            if let next = queue.heap.first?.deadline {
+                timer().schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
+            }
+            return due
         }
-        if let next { timer().schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1)) }
         for ticket in due { ticket.race.deliver(.due) }
     }
 
+    /// The Dispatch timer, made on first use; called under the queue's lock, never the other way round.
     private func timer() -> any DispatchSourceTimer {
         source.withLock { source in
             if let source { return source.timer }
