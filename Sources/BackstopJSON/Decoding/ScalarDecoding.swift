@@ -9,7 +9,7 @@ extension DecoderState {
     @inline(__always)
     func unwrapString(_ valueIndex: Int, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
         let node = document[valueIndex]
-        if node.kind == .string && node.flags.isEmpty { return String(decoding: document.raw(node), as: UTF8.self) }
+        if node.kind == .string && node.flags.isPlainText { return document.plainText(of: node) }
         return try unwrapStringInFull(valueIndex, key())
     }
 
@@ -30,7 +30,7 @@ extension DecoderState {
     @inline(__always)
     func string(_ node: JSONNode, _ key: @autoclosure () -> (any CodingKey)?) throws -> String {
         // The common case first, without building a `Result`: no escapes and nothing repaired.
-        if node.flags.isEmpty { return String(decoding: document.raw(node), as: UTF8.self) }
+        if node.flags.isPlainText { return document.plainText(of: node) }
         return try escapedOrRepairedString(node, key())
     }
 

@@ -25,6 +25,12 @@ struct JSONNode {
         static let invalidUTF8 = Flags(rawValue: 32)
         /// Number: `NaN`, `Infinity` or `-Infinity`, accepted by ``DecodingPolicy/allowNonFiniteNumbers``.
         static let nonFinite = Flags(rawValue: 64)
+        /// String: holds bytes above 0x7F (checked to be UTF-8 unless ``invalidUTF8`` is set too).
+        static let nonASCII = Flags(rawValue: 128)
+
+        /// String: no escapes and nothing accepted by a lenient policy: its bytes are its text,
+        /// well-formed UTF-8.
+        var isPlainText: Bool { rawValue & ~Flags.nonASCII.rawValue == 0 }
     }
 
     var kind: Kind

@@ -354,10 +354,12 @@ struct JSONScanner {
         let length = position - start
         var hash: UInt32 = 0
         if isKey { hash = Self.keyHash(UnsafeBufferPointer(start: bytes + start, count: length)) }
+        // Keys match as Swift strings do, by canonical equivalence, which bytes alone cannot tell.
+        let slowKey = !flags.isEmpty || (isKey && nonASCII)
+        if nonASCII { flags.insert(.nonASCII) }
         _ = document.append(JSONNode(kind: .string, flags: flags, start: UInt32(start), length: UInt32(length), aux: hash))
         position += 1
-        // Keys match as Swift strings do, by canonical equivalence, which bytes alone cannot tell.
-        return !flags.isEmpty || (isKey && nonASCII)
+        return slowKey
     }
 
     /// The first place where a string body is not UTF-8 (RFC 3629: no overlongs, no surrogates,
