@@ -222,6 +222,11 @@ import Testing
                 is: String(Character(Unicode.Scalar(UInt8(scalar)))))
         }
         expect(String.self, #""\b\f\n\r\t""#, is: "\u{8}\u{C}\n\r\t")
+        // Raw non-ASCII text beside escapes, short and long (past a stack buffer's size).
+        expect(String.self, #""「東京」\n\"引用\" é\u00e9 \uD834\uDD1E 𝄞""#, is: "「東京」\n\"引用\" éé 𝄞 𝄞")
+        let long = String(repeating: "日本語のテキスト、", count: 300)
+        expect(String.self, "\"\(long)\\n\(long)\"", is: long + "\n" + long)
+        expect([String: String].self, #"{"キー\n": "値\t", "ascii": "plain"}"#, is: ["キー\n": "値\t", "ascii": "plain"])
     }
 
     @Test func badStringEscapesFail() {

@@ -43,7 +43,9 @@ extension DecoderState {
         let text: String
         var replacedSurrogates = false
         if node.flags.contains(.escaped) {
-            switch JSONString.unescape(raw, replacingInvalidUnicode: allows(.replaceInvalidUnicode)) {
+            switch JSONString.unescape(
+                raw, replacingInvalidUnicode: allows(.replaceInvalidUnicode), isUTF8: !node.flags.contains(.invalidUTF8))
+            {
             case .success(let unescaped): (text, replacedSurrogates) = unescaped
             case .failure(let reason):
                 throw DecodingError.dataCorrupted(context(key(), "The given data was not valid JSON. \(reason)"))

@@ -10,11 +10,30 @@ enum JSONString {
     /// The text of an escaped JSON string body, and whether an unpaired surrogate escape in
     /// it became U+FFFD; with `replacingInvalidUnicode` off, such an escape is an error.
     /// Ill-formed UTF-8 in `raw` always becomes U+FFFD, as the string's storage repairs it.
+    ///
+    /// With `isUTF8` (the scanner found `raw` well-formed), the text is not checked again: the
+    /// escapes themselves only ever write well-formed UTF-8.
     static func unescape(
-        _ raw: UnsafeBufferPointer<UInt8>, replacingInvalidUnicode: Bool
+        _ raw: UnsafeBufferPointer<UInt8>, replacingInvalidUnicode: Bool, isUTF8: Bool = false
     ) -> Result<(text: String, replacedSurrogates: Bool), UnescapeError> {
         var failure: UnescapeError?
         var replacedSurrogates = false
+        #if compiler(>=6.2)
+            if isUTF8, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output -> String in
+                    switch unescape(raw, replacingInvalidUnicode, into: output, replaced: &replacedSurrogates) {
+                    case .success(let written):
+                        let bytes = UnsafeBufferPointer(rebasing: output[..<written])
+                        return String(copying: UTF8Span(unchecked: bytes.span))
+                    case .failure(let error):
+                        failure = error
+                        return ""
+                    }
+                }
+                if let failure { return .failure(failure) }
+                return .success((text, replacedSurrogates))
+            }
+        #endif
         let text = String(unsafeUninitializedCapacity: raw.count) { output in
             switch unescape(raw, replacingInvalidUnicode, into: output, replaced: &replacedSurrogates) {
             case .success(let written): return written
