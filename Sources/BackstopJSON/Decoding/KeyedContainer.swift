@@ -76,7 +76,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let keyNode = document[keyIndex]
             guard keyNode.aux == hash && Int(keyNode.length) == wanted.count else { return false }
             guard let wantedBase = wanted.baseAddress else { return true }
-            return memcmp(document.base + Int(keyNode.start), wantedBase, wanted.count) == 0
+            return Self.equalBytes(document.base + Int(keyNode.start), wantedBase, count: wanted.count)
         }
         // From the hint to the end, then from the first member up to the hint.
         var keyIndex = start
@@ -94,6 +94,31 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             if limit != end || start == object + 1 { return nil }
             keyIndex = object + 1
             limit = start
+        }
+    }
+
+    /// Whether `count` bytes at `a` and `b` are the same, for a key whose hash and length
+    /// already matched: a key of at most 16 bytes as two overlapping words of each side, read
+    /// within its `count` bytes, so the usual key costs no call to `memcmp`.
+    @inline(__always)
+    private static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let (rawA, rawB) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+        switch count {
+        case 8...16:
+            return rawA.loadUnaligned(as: UInt64.self) == rawB.loadUnaligned(as: UInt64.self)
+                && rawA.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == rawB.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        case 4..<8:
+            return rawA.loadUnaligned(as: UInt32.self) == rawB.loadUnaligned(as: UInt32.self)
+                && rawA.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == rawB.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        case 2..<4:
+            return rawA.loadUnaligned(as: UInt16.self) == rawB.loadUnaligned(as: UInt16.self)
+                && rawA.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+                    == rawB.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self)
+        case 1: return a.pointee == b.pointee
+        case 0: return true
+        default: return memcmp(a, b, count) == 0
         }
     }
 
