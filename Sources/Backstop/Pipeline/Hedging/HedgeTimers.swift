@@ -27,15 +27,15 @@ final class HedgeTimers: Sendable {
         var heap: [Ticket] = []
         /// The deadline the Dispatch timer is set for; `UInt64.max` when it is idle.
         var armed = UInt64.max
+        /// Made and started with the first deadline, so a `Hedging` whose calls never run on the
+        /// system's clocks (tests') never makes one. Set only under the lock, like the rest.
+        var timer: (any DispatchSourceTimer)?
     }
 
     private let queue = LockedValue(Queue())
-    // Made and started with the first deadline, so a `Hedging` whose calls never run on the
-    // system's clocks (tests') never makes one.
-    private let source = LockedValue<DispatchSourceTimerBox?>(nil)
 
     deinit {
-        source.withLock { $0?.timer.cancel() }
+        queue.withLock { $0.timer?.cancel() }
     }
 
     /// Delivers ``HedgeRace/Finished/due`` to `race` at `deadline` (uptime nanoseconds, as
@@ -49,7 +49,7 @@ final class HedgeTimers: Sendable {
             // Set under the lock, so that two calls setting it at once leave it at the earlier.
             if deadline < queue.armed {
                 queue.armed = deadline
-                timer().schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+                timer(&queue).schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
             }
             return ticket
         }
@@ -75,24 +75,22 @@ final class HedgeTimers: Sendable {
             }
             queue.armed = queue.heap.first?.deadline ?? .max
             if let next = queue.heap.first?.deadline {
-                timer().schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
+                timer(&queue).schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
             }
             return due
         }
         for ticket in due { ticket.race.deliver(.due) }
     }
 
-    /// The Dispatch timer, made on first use; called under the queue's lock, never the other way round.
-    private func timer() -> any DispatchSourceTimer {
-        source.withLock { source in
-            if let source { return source.timer }
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            // Weak: the timer lives as long as this, and its handler must not keep this alive.
-            timer.setEventHandler { [weak self] in self?.fireDue() }
-            timer.activate()
-            source = DispatchSourceTimerBox(timer: timer)
-            return timer
-        }
+    /// The Dispatch timer of `queue`, made on first use.
+    private func timer(_ queue: inout Queue) -> any DispatchSourceTimer {
+        if let timer = queue.timer { return timer }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        // Weak: the timer lives as long as this, and its handler must not keep this alive.
+        timer.setEventHandler { [weak self] in self?.fireDue() }
+        timer.activate()
+        queue.timer = timer
+        return timer
     }
 
     private static func remove(at index: Int, from heap: inout [Ticket]) {
@@ -133,9 +131,4 @@ final class HedgeTimers: Sendable {
         heap[a].index = a
         heap[b].index = b
     }
-}
-
-/// Dispatch's timer, whose methods are safe from any thread, as a value a lock may hold.
-private struct DispatchSourceTimerBox: @unchecked Sendable {
-    let timer: any DispatchSourceTimer
 }
