@@ -24,7 +24,7 @@ extension JSONDocument {
         if node.flags.isPlainText { return .success(plainText(of: node)) }
         let raw = raw(node)
         if !node.flags.contains(.escaped) { return .success(String(decoding: raw, as: UTF8.self)) }
-        return JSONString.unescape(raw)
+        return JSONString.unescape(raw, replacingInvalidUnicode: false, isUTF8: !node.flags.contains(.invalidUTF8)).map(\.text)
     }
 
     /// The text of a string node whose flags say ``JSONNode/Flags/isPlainText``: its bytes,
