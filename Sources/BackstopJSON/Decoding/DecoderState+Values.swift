@@ -4,10 +4,10 @@ import Foundation
 extension DecoderState {
     /// Decodes the root value.
     ///
-    /// The root's kind is asked once per decode, so it skips the cache: a small model whose
-    /// members are all scalars then never allocates the cache's table.
+    /// The root's kind is asked once per decode, so it skips the decode's own cache: a small
+    /// model whose members are all scalars then never allocates the cache's table.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
-        try decodeValue(type, kind: TypeKind(type), at: index, component: nil, key: nil)
+        try decodeValue(type, kind: KnownTypeKinds.kind(of: type), at: index, component: nil, key: nil)
     }
 
     /// Decodes the value at `valueIndex`, reached from the current value through `component`.

@@ -3,7 +3,7 @@ import Foundation
 /// How a `Decodable` type is read from the tape, decided once per type and cached.
 ///
 /// Asking `T.self as? SomeProtocol.Type` for every value costs a runtime conformance
-/// lookup; the decoder asks once per type and then switches on the answer.
+/// lookup; the process asks once per type (``KnownTypeKinds``) and then switches on the answer.
 enum TypeKind {
     case string, int, double, bool, float, int64
     /// Arrays of the common scalars, read in one loop without per-element dispatch.
@@ -50,7 +50,8 @@ enum TypeKind {
     }
 }
 
-/// A small direct-mapped cache from type metadata to ``TypeKind``, one per decode.
+/// A small direct-mapped cache from type metadata to ``TypeKind``, one per decode, in front
+/// of the process's ``KnownTypeKinds``: a hit here takes no lock.
 ///
 /// Its table is one raw allocation made on first use: two Swift arrays cost a decode of a
 /// small object more than the object's parsing (each looks up its storage type's metadata).
@@ -77,7 +78,7 @@ struct TypeKindCache {
         let identity = unsafeBitCast(type, to: UnsafeRawPointer.self)
         let slot = table + (Int(bitPattern: UInt(bitPattern: Int(bitPattern: identity)) >> 4) & (Self.size - 1))
         if slot.pointee.identity == identity { return slot.pointee.kind }
-        let kind = TypeKind(type)
+        let kind = KnownTypeKinds.kind(of: type)
         slot.pointee = Entry(identity: identity, kind: kind)
         return kind
     }
