@@ -9,17 +9,29 @@ import Foundation
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: DecoderState
     let object: Int
-    /// Set for containers opened with `nestedContainer`, whose path is not the decoder's.
-    let ownPath: [PathComponent]?
     private let depth: Int
-    /// Each key (converted, or decoded) to the value of its first occurrence, when lookups go through a table.
-    private let keyTable: [String: Int]?
+    /// `nil` for most containers. The standard library copies a container for every member it
+    /// decodes, so each reference kept here is retained and released once more per member.
+    private let extras: Extras?
+
+    /// What only some containers have.
+    private final class Extras {
+        /// Set for containers opened with `nestedContainer`, whose path is not the decoder's.
+        let ownPath: [PathComponent]?
+        /// Each key (converted, or decoded) to the value of its first occurrence, when lookups go through a table.
+        let keyTable: [String: Int]?
+
+        init(ownPath: [PathComponent]?, keyTable: [String: Int]?) {
+            self.ownPath = ownPath
+            self.keyTable = keyTable
+        }
+    }
 
     init(state: DecoderState, object: Int, path: [PathComponent]?) throws {
         self.state = state
         self.object = object
-        self.ownPath = path
         self.depth = path?.count ?? state.path.count
+        let keyTable: [String: Int]?
         if !state.options.usesDefaultKeys {
             keyTable = try Self.convertKeys(state: state, object: object, path: path ?? state.path)
         } else if state.document[object].flags.contains(.slowKeys) && state.document[object].length > 8 {
@@ -27,7 +39,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         } else {
             keyTable = nil
         }
+        extras = path == nil && keyTable == nil ? nil : Extras(ownPath: path, keyTable: keyTable)
     }
+
+    /// Set for containers opened with `nestedContainer`, whose path is not the decoder's.
+    var ownPath: [PathComponent]? { extras?.ownPath }
+    private var keyTable: [String: Int]? { extras?.keyTable }
 
     var codingPath: [any CodingKey] { (ownPath ?? state.path).map(\.codingKey) }
 
