@@ -212,8 +212,18 @@ struct JSONScanner {
         let count = literal.utf8CodeUnitCount
         let expected = literal.utf8Start
         guard end - position >= count else { throw fail("Invalid literal, expected '\(literal)'", at: position) }
-        for i in 0..<count where bytes[position + i] != expected[i] {
-            throw fail("Invalid literal, expected '\(literal)'", at: position + i)
+        // `true`, `null` and `false` (its first four bytes, then one) compared as one word:
+        // the byte loop alone cost twitter.json 1% more instructions. The loop finds where a
+        // mismatch is.
+        let matches =
+            count >= 4 && count <= 5
+            && UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt32.self)
+                == UnsafeRawPointer(expected).loadUnaligned(as: UInt32.self)
+            && (count == 4 || bytes[position + 4] == expected[4])
+        if !matches {
+            for i in 0..<count where bytes[position + i] != expected[i] {
+                throw fail("Invalid literal, expected '\(literal)'", at: position + i)
+            }
         }
         let start = start ?? position
         position += count
