@@ -33,7 +33,7 @@ final class DecoderState: Decoder {
     }
 
     deinit {
-        hints?.deallocate()
+        free(hints)
         typeKinds.deallocate()
     }
 

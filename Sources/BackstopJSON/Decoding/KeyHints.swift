@@ -17,7 +17,7 @@ extension DecoderState {
         // One slot per level the document can nest, and a few for the paths super decoders add;
         // deeper lookups simply go without a hint.
         hintCount = document.maxDepth + 4
-        let slots = UnsafeMutablePointer<KeyHint>.allocate(capacity: hintCount)
+        let slots = UnsafeMutablePointer<KeyHint>.mallocated(capacity: hintCount)
         slots.initialize(repeating: KeyHint(object: -1, next: 0), count: hintCount)
         hints = slots
         guard depth < hintCount else { return nil }

@@ -71,7 +71,7 @@ struct TypeKindCache {
         if let entries {
             table = entries
         } else {
-            table = .allocate(capacity: Self.size)
+            table = .mallocated(capacity: Self.size)
             table.initialize(repeating: Entry(identity: nil, kind: .model), count: Self.size)
             entries = table
         }
@@ -85,6 +85,6 @@ struct TypeKindCache {
 
     /// Frees the table; the cache must not be used afterwards.
     func deallocate() {
-        entries?.deallocate()
+        free(entries)
     }
 }

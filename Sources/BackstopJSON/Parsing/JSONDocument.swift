@@ -13,6 +13,8 @@ final class JSONDocument: @unchecked Sendable {
     private(set) var base: UnsafePointer<UInt8>
     let byteCount: Int
     private var ownedBytes: UnsafeMutablePointer<UInt8>?
+    /// The tape, in `malloc` memory so that growing it is a `realloc`, which can extend a
+    /// large block in place instead of holding the old and the new copy at once.
     private(set) var nodes: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
     private var capacity: Int
@@ -38,7 +40,7 @@ final class JSONDocument: @unchecked Sendable {
         byteCount = source.count
         base = Self.noBytes
         capacity = Self.initialCapacity(forBytes: source.count)
-        nodes = Self.allocateNodes(capacity)
+        nodes = .mallocated(capacity: capacity)
         if let sourceBase = source.baseAddress { adoptCopy(of: sourceBase.assumingMemoryBound(to: UInt8.self)) }
     }
 
@@ -48,22 +50,12 @@ final class JSONDocument: @unchecked Sendable {
         byteCount = source.count
         base = source.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? Self.noBytes
         capacity = Self.initialCapacity(forBytes: source.count)
-        nodes = Self.allocateNodes(capacity)
+        nodes = .mallocated(capacity: capacity)
     }
 
     /// Real payloads hold a value every 8 to 27 bytes (compact envelopes to pretty-printed
     /// objects); the tape starts near the dense end and grows in place when it must.
     private static func initialCapacity(forBytes count: Int) -> Int { max(16, count / 10) }
-
-    // The tape lives in `malloc` memory so that growing it is a `realloc`, which can extend
-    // a large block in place instead of holding the old and the new copy at once.
-    private static func allocateNodes(_ capacity: Int) -> UnsafeMutablePointer<JSONNode> {
-        guard let memory = malloc(capacity * MemoryLayout<JSONNode>.stride) else {
-            // Memory exhaustion, not bad input: Swift's own allocations stop the same way.
-            preconditionFailure("BackstopJSON: out of memory for \(capacity) tape entries")
-        }
-        return memory.bindMemory(to: JSONNode.self, capacity: capacity)
-    }
 
     /// Copies borrowed bytes into the document, for a decoder or container that a model
     /// kept to decode from later (Foundation's `JSONDecoder` allows that too).
