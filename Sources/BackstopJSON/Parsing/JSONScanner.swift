@@ -427,17 +427,28 @@ struct JSONScanner {
     }
 
     /// A hash of a key's raw bytes from its length and its first and last eight bytes:
-    /// constant time whatever the key's length. Collisions only cost a `memcmp`.
+    /// constant time whatever the key's length. Collisions only cost a comparison of the bytes.
+    ///
+    /// A key of four to seven bytes is read as two overlapping four-byte words, and a shorter
+    /// one by its first, middle and last byte, which with the length tell every such key
+    /// apart: a loop over the bytes of short keys cost citm_catalog.json 0.7% of its decode.
     @inline(__always)
     static func keyHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         let count = bytes.count
         var first: UInt64 = 0
         var last: UInt64 = 0
-        if count >= 8, let base = bytes.baseAddress {
-            first = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-            last = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
-        } else {
-            for i in 0..<count { first |= UInt64(bytes[i]) << (8 &* UInt64(i)) }
+        if let base = bytes.baseAddress, count > 0 {
+            let raw = UnsafeRawPointer(base)
+            if count >= 8 {
+                first = raw.loadUnaligned(as: UInt64.self)
+                last = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else if count >= 4 {
+                first =
+                    UInt64(raw.loadUnaligned(as: UInt32.self))
+                    | UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)) << 32
+            } else {
+                first = UInt64(base[0]) | UInt64(base[count >> 1]) << 8 | UInt64(base[count - 1]) << 16
+            }
         }
         let mixed = (first ^ (last &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
         return UInt32(truncatingIfNeeded: mixed >> 32)
