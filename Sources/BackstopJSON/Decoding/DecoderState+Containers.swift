@@ -1,11 +1,15 @@
 /// The containers a `Decoder` opens, and the checks that the value can be one.
 extension DecoderState {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try KeyedDecodingContainer(KeyedContainer<Key>(state: self, object: objectIndex(at: index, key: nil), path: nil))
+        // An object (an array, below) is taken as it is: passing `objectIndex` its `nil` key
+        // built and destroyed an optional existential on every open.
+        let object = document[index].kind == .object ? index : try objectIndex(at: index, key: nil)
+        return try KeyedDecodingContainer(KeyedContainer<Key>(state: self, object: object, path: nil))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try UnkeyedContainer(state: self, array: arrayIndex(at: index, key: nil), path: nil)
+        let array = document[index].kind == .array ? index : try arrayIndex(at: index, key: nil)
+        return try UnkeyedContainer(state: self, array: array, path: nil)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {

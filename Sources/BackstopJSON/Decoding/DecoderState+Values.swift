@@ -7,7 +7,11 @@ extension DecoderState {
     /// The root's kind is asked once per decode, so it skips the decode's own cache: a small
     /// model whose members are all scalars then never allocates the cache's table.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
-        try decodeValue(type, kind: KnownTypeKinds.kind(of: type), at: index, component: nil, key: nil)
+        let kind = KnownTypeKinds.kind(of: type)
+        // A model reads itself where the cursor already is; through `decodeValue` it cost a
+        // `nil` key built as an optional existential and destroyed.
+        if case .model = kind { return try type.init(from: self) }
+        return try decodeValue(type, kind: kind, at: index, component: nil, key: nil)
     }
 
     /// Decodes the value at `valueIndex`, reached from the current value through `component`.
