@@ -82,13 +82,23 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func find(utf8 wanted: UnsafeBufferPointer<UInt8>, in node: JSONNode) -> Int? {
         let document = state.document
-        let hash = JSONScanner.keyHash(wanted)
         let end = Int(node.aux)
         let slot = state.hintSlot(depth: depth)
         var start = object + 1
         if let slot, slot.pointee.object == Int32(truncatingIfNeeded: object), Int(slot.pointee.next) < end {
             start = Int(slot.pointee.next)
         }
+        // Models usually read their keys in the document's order: the key after the last one
+        // found (or the object's first) is compared before any hash is made.
+        if start < end, let wantedBase = wanted.baseAddress {
+            let keyNode = document[start]
+            if Int(keyNode.length) == wanted.count, Self.equalBytes(document.base + Int(keyNode.start), wantedBase, count: wanted.count) {
+                slot?.pointee = DecoderState.KeyHint(
+                    object: Int32(truncatingIfNeeded: object), next: Int32(truncatingIfNeeded: document.next(after: start + 1)))
+                return start + 1
+            }
+        }
+        let hash = JSONScanner.keyHash(wanted)
         func matches(_ keyIndex: Int) -> Bool {
             let keyNode = document[keyIndex]
             guard keyNode.aux == hash && Int(keyNode.length) == wanted.count else { return false }
@@ -114,9 +124,9 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    /// Whether `count` bytes at `a` and `b` are the same, for a key whose hash and length
-    /// already matched: a key of at most 16 bytes as two overlapping words of each side, read
-    /// within its `count` bytes, so the usual key costs no call to `memcmp`.
+    /// Whether `count` bytes at `a` and `b` are the same, for a key whose length already
+    /// matched: a key of at most 16 bytes as two overlapping words of each side, read within
+    /// its `count` bytes, so the usual key costs no call to `memcmp`.
     @inline(__always)
     private static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         let (rawA, rawB) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
