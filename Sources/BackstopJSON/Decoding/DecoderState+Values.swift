@@ -15,9 +15,17 @@ extension DecoderState {
     }
 
     /// Decodes the value at `valueIndex`, reached from the current value through `component`.
+    ///
+    /// Only a model puts `component` on the path, and only the other kinds read `key`: each is
+    /// boxed as an existential where it is used, not both for every value.
     @inline(__always)
-    func decodeNested<T: Decodable>(_ type: T.Type, at valueIndex: Int, component: PathComponent, key: any CodingKey) throws -> T {
-        try decodeValue(type, kind: typeKinds.kind(of: type), at: valueIndex, component: component, key: key)
+    func decodeNested<T: Decodable, Key: CodingKey>(
+        _ type: T.Type, at valueIndex: Int, component: @autoclosure () -> PathComponent, key: Key
+    ) throws -> T {
+        let kind = typeKinds.kind(of: type)
+        // `type`, not `T`: decoding `Employee.self as Person.Type` must build an `Employee`.
+        if case .model = kind { return try with(valueIndex, component()) { try type.init(from: self) } }
+        return try decodeValue(type, kind: kind, at: valueIndex, component: nil, key: key)
     }
 
     /// Decodes a value of a type whose ``TypeKind`` is known.
