@@ -45,13 +45,21 @@ final class DecoderState: Decoder {
 
     /// Runs `body` with the cursor on `valueIndex` and `component` on the path.
     @inline(__always)
-    func with<R>(_ valueIndex: Int, _ component: PathComponent?, _ body: () throws -> R) rethrows -> R {
+    func with<R>(_ valueIndex: Int, _ component: consuming PathComponent?, _ body: () throws -> R) rethrows -> R {
         let saved = index
-        if let component { path.append(component) }
+        // Moved onto the path, not copied: a key component holds an existential, whose copy
+        // and destruction go through its type's value witnesses.
+        let pushed: Bool
+        switch consume component {
+        case .some(let component):
+            path.append(component)
+            pushed = true
+        case .none: pushed = false
+        }
         index = valueIndex
         defer {
             index = saved
-            if component != nil { path.removeLast() }
+            if pushed { path.removeLast() }
         }
         return try body()
     }
