@@ -1,15 +1,11 @@
 /// The containers a `Decoder` opens, and the checks that the value can be one.
 extension DecoderState {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        // An object (an array, below) is taken as it is: passing `objectIndex` its `nil` key
-        // built and destroyed an optional existential on every open.
-        let object = document[index].kind == .object ? index : try objectIndex(at: index, key: nil)
-        return try KeyedDecodingContainer(KeyedContainer<Key>(state: self, object: object, path: nil))
+        try KeyedDecodingContainer(KeyedContainer<Key>(state: self, object: objectIndex(at: index, key: nil), path: nil))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let array = document[index].kind == .array ? index : try arrayIndex(at: index, key: nil)
-        return try UnkeyedContainer(state: self, array: array, path: nil)
+        try UnkeyedContainer(state: self, array: arrayIndex(at: index, key: nil), path: nil)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -21,9 +17,14 @@ extension DecoderState {
         DecoderState(document: document, options: options, index: valueIndex, path: path, root: root ?? self)
     }
 
-    func objectIndex(at index: Int, key: (any CodingKey)?) throws -> Int {
+    /// `index`, if an object is there; else the error that names `key`.
+    ///
+    /// The key is made only for the error: taken as a value, even a `nil` one was built as an
+    /// optional existential and destroyed on every container opened.
+    func objectIndex(at index: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Int {
         let node = document[index]
         if node.kind == .object { return index }
+        let key = key()
         if node.kind == .null {
             throw DecodingError.valueNotFound(
                 [String: Any].self, context(key, "Cannot get keyed decoding container -- found null value instead"))
@@ -32,9 +33,11 @@ extension DecoderState {
             [String: Any].self, context(key, "Expected to decode Dictionary<String, Any> but found \(describe(node)) instead."))
     }
 
-    func arrayIndex(at index: Int, key: (any CodingKey)?) throws -> Int {
+    /// `index`, if an array is there; else the error that names `key`, made only then.
+    func arrayIndex(at index: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Int {
         let node = document[index]
         if node.kind == .array { return index }
+        let key = key()
         if node.kind == .null {
             throw DecodingError.valueNotFound([Any].self, context(key, "Cannot get unkeyed decoding container -- found null value instead"))
         }

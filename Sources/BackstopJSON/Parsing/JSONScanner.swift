@@ -421,8 +421,10 @@ struct JSONScanner {
         return nil
     }
 
+    /// Masked with `0x8080…`, the high bit of each byte of `word` that is zero; a byte above the
+    /// lowest zero one may be flagged too, so only "any" and "the lowest" can be trusted.
     @inline(__always)
-    private static func zeroByteMask(_ word: UInt64) -> UInt64 {
+    static func zeroByteMask(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word
     }
 

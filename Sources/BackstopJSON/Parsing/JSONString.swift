@@ -59,9 +59,7 @@ enum JSONString {
             if let source = raw.baseAddress, let target = output.baseAddress {
                 while i + 8 <= count {
                     let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                    let flipped = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                    // A byte that was a backslash is zero now.
-                    if (flipped &- 0x0101_0101_0101_0101) & ~flipped & 0x8080_8080_8080_8080 != 0 { break }
+                    if JSONScanner.zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C) & 0x8080_8080_8080_8080 != 0 { break }
                     UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
                     i += 8
                     written += 8
