@@ -41,6 +41,33 @@ extension BackstopClient {
             }
         }
 
+        /// The attempts are not the call's children, so its cancellation must reach them itself:
+        /// both answers wait on the server's clock, which never moves, so the call can end only
+        /// because its first request and its hedge were cancelled with it (the time limit stops a hang).
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases, [false, true])
+        func cancellingAHedgedCallEndsItAtOnceAsCancelled(transport: TransportKind, afterTheHedge: Bool) async throws {
+            try await withBackend(clock: TestClock()) { backend, url in
+                let clock = TestClock()
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.hedging = Hedging(delay: .seconds(2))
+                        $0.clock = clock
+                    })
+                let path = "/scenarios/slow/b/products/1"
+                let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()))) }
+                _ = try await backend.requestLog.arrival(where: { $0.path == path })
+                if afterTheHedge {
+                    await clock.advance(by: .seconds(2))
+                    _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
+                }
+                call.cancel()
+                #expect(transportReason(of: await call.value) == .cancelled)
+                #expect(await backend.hits(path) == (afterTheHedge ? 2 : 1))
+            }
+        }
+
         /// On the system's clock the hedge's timer is a Dispatch timer, not a task: a delay of a
         /// millisecond of real time, against a first answer the server's clock holds back.
         @available(macOS 14, iOS 17, tvOS 17, *)

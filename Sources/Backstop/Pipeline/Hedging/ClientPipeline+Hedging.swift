@@ -31,14 +31,12 @@ extension ClientPipeline {
         let elapsed: (@Sendable () -> Duration)? =
             if case .percentile = hedging.delay { Self.stopwatch(on: clock) } else { nil }
 
-        // The attempts are children of the call, cancelled with it; the timers are not (see `HedgeRace`).
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            defer {
-                race.end()
-                group.cancelAll()
-            }
+        // The attempts are not children of the call, so its cancellation reaches them through the race (see `HedgeRace`).
+        return try await withTaskCancellationHandler {
+            defer { race.end() }
             // The first attempt starts on this thread, as a call without hedging does.
-            group.addTaskStartingHere(operation: attempt)
+            let first = Self.taskStartingHere(attempt)
+            race.add { first.cancel() }
             timer(1, race)
             var (hedges, running) = (0, 1)
             var firstFailure: (any Error)?
@@ -53,7 +51,8 @@ extension ClientPipeline {
                     hedges += 1
                     running += 1
                     record.recordRetry(reason: "hedge")
-                    group.addTask(operation: attempt)
+                    let hedge = Task(operation: attempt)
+                    race.add { hedge.cancel() }
                     if hedges < hedging.maximumHedges { timer(hedges + 1, race) }
                 case .failed(let error):
                     running -= 1
@@ -62,7 +61,20 @@ extension ClientPipeline {
                     if running == 0 { throw error }
                 }
             }
+        } onCancel: {
+            race.cancel()
         }
+    }
+
+    /// A task that starts on this thread and runs here until it first suspends, where the
+    /// compiler (Swift 6.2) and the OS (26) allow it; enqueued like any task otherwise.
+    private static func taskStartingHere(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                return Task.immediate(operation: operation)
+            }
+        #endif
+        return Task(operation: operation)
     }
 
     /// The time since now, on `clock`.
@@ -93,7 +105,7 @@ extension ClientPipeline {
                 let (delay, overflow) = nanoseconds.multipliedReportingOverflow(by: Int64(n))
                 guard !overflow, delay >= 0, UInt64(delay) < UInt64.max - start else { return }
                 let ticket = timers.schedule(race, at: start + UInt64(delay))
-                race.addTimer { timers.cancel(ticket) }
+                race.add { timers.cancel(ticket) }
             }
         }
         return Self.timers(every: delay, onClock: clock)
@@ -108,7 +120,7 @@ extension ClientPipeline {
                 guard !Task.isCancelled else { return }
                 race.deliver(.due)
             }
-            race.addTimer { timer.cancel() }
+            race.add { timer.cancel() }
         }
     }
 }

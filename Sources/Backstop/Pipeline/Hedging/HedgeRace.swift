@@ -1,10 +1,12 @@
 /// The attempts of one hedged call and the timers of its hedges, racing: whichever ends first
 /// is what the call's task hears next.
 ///
-/// The timers are not children of the call: a call answered before its hedge was due cancels
-/// its timer and returns at once, instead of waiting for a timer task to wake up to its
-/// cancellation and end, which would cost every call two more scheduling delays. A timer that
-/// fires after the race ended is heard by nobody.
+/// Neither the attempts nor the timers are children of the call. A call answered before its
+/// hedge was due cancels its timer and returns at once, instead of waiting for a timer task to
+/// wake up to its cancellation and end, which would cost every call two more scheduling delays.
+/// A call answered by one attempt cancels the others and returns without waiting for them to
+/// end, which they often had not quite done even when the answer was theirs: their task ends just
+/// after it delivers. What a racer delivers after the race ended is heard by nobody.
 final class HedgeRace: Sendable {
     /// How one racer ended.
     enum Finished: Sendable {
@@ -18,6 +20,7 @@ final class HedgeRace: Sendable {
         var finished: [Finished] = []
         var listener: CheckedContinuation<Finished, Never>?
         var cancellations: [@Sendable () -> Void] = []
+        var isCancelled = false
         var isOver = false
     }
 
@@ -53,24 +56,34 @@ final class HedgeRace: Sendable {
         }
     }
 
-    /// Keeps the way to cancel a timer task that delivers ``Finished/due``; cancels it now if
-    /// the race is already over.
-    func addTimer(cancel: @escaping @Sendable () -> Void) {
+    /// Keeps the way to cancel a racer: an attempt's task, or a timer that delivers
+    /// ``Finished/due``. Cancels it now if the racers are already cancelled.
+    func add(cancel: @escaping @Sendable () -> Void) {
         let late = state.withLock { state in
             state.cancellations.append(cancel)
-            return state.isOver
+            return state.isCancelled
         }
         if late { cancel() }
     }
 
-    /// Ends the race: cancels every timer, so none outlives the call for long.
+    /// Cancels every racer, and any added later, as the call's cancellation must: the attempts
+    /// are not its children. What they deliver as they end is still heard.
+    func cancel() {
+        for cancel in cancelled(ending: false) { cancel() }
+    }
+
+    /// Ends the race: cancels every racer, so none outlives the call for long.
     func end() {
-        let cancellations = state.withLock { state in
-            state.isOver = true
-            // Let go of them: a timer's cancellation holds what holds this race.
+        for cancel in cancelled(ending: true) { cancel() }
+    }
+
+    private func cancelled(ending: Bool) -> [@Sendable () -> Void] {
+        state.withLock { state in
+            state.isCancelled = true
+            if ending { state.isOver = true }
+            // Let go of them: a racer's cancellation holds what holds this race.
             defer { state.cancellations = [] }
             return state.cancellations
         }
-        for cancel in cancellations { cancel() }
     }
 }
