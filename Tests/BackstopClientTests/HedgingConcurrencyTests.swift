@@ -151,6 +151,70 @@ extension BackstopClient {
             }
         }
 
+        /// The winner's answer is the call's at once: the call does not wait for the other
+        /// request to end, here one that does not even hear its cancellation until released.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func theFirstAnswerEndsTheCallWithoutWaitingForTheOtherRequest(transport: TransportKind) async throws {
+            try await withBackend { backend, url in
+                let clock = TestClock()
+                let holdsFirst = HoldsFirst()
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.hedging = Hedging(delay: .seconds(2))
+                        $0.clock = clock
+                        $0.middlewares = [holdsFirst]
+                    })
+                let call = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1")) }
+                var held = holdsFirst.held.makeAsyncIterator()
+                _ = await held.next()
+                await clock.advance(by: .seconds(2))
+                let item = try await call.value
+                #expect(item == .one)
+                #expect(await backend.hits("/b/products/1") == 1)
+                holdsFirst.release()
+            }
+        }
+
+        /// Holds the first request until released, deaf to its cancellation; lets the others by.
+        final class HoldsFirst: ClientMiddleware, @unchecked Sendable {
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            private let lock = NSLock()
+            private var requests = 0
+            private var gate: CheckedContinuation<Void, Never>?
+            private var isReleased = false
+
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                let isFirst = lock.withLock {
+                    requests += 1
+                    return requests == 1
+                }
+                guard isFirst else { return try await next(request, body, baseURL) }
+                await withCheckedContinuation { gate in
+                    let open = lock.withLock {
+                        self.gate = gate
+                        return isReleased
+                    }
+                    holding.yield()
+                    if open { gate.resume() }
+                }
+                throw CancellationError()
+            }
+
+            func release() {
+                let gate = lock.withLock {
+                    isReleased = true
+                    defer { self.gate = nil }
+                    return self.gate
+                }
+                gate?.resume()
+            }
+        }
+
         /// Makes each attempt take the next of `latencies` on `clock`, then none.
         final class Latency: ClientMiddleware, @unchecked Sendable {
             let clock: TestClock<Duration>
