@@ -8,8 +8,10 @@
 ///   one, each drawing on the pipeline's ``RetryBudget`` (none is sent when it is spent).
 /// - The delay is fixed (``init(delay:maximumHedges:)``), or a percentile of the operation's
 ///   recent latencies (``init(percentile:minimum:fallback:maximumHedges:)``); see ``Delay``.
-/// - The first response, whatever its status, wins and the other requests are cancelled; when
-///   every request fails without a response, the first failure is the attempt's.
+/// - The first response, whatever its status, wins: the call goes on with it at once and the
+///   other requests are cancelled, without waiting for them to end. When every request fails
+///   without a response, the first failure is the attempt's.
+/// - Cancelling the call cancels every request it has sent.
 /// - Each hedge is an attempt in the call's log line and metrics, with the retry reason `hedge`.
 ///
 /// Off unless set. It trades load on the backend for tail latency: use it for reads whose
