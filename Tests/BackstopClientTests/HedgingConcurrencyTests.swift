@@ -12,6 +12,19 @@ extension BackstopClient {
     /// Hedged attempts racing against BadBackend; CI runs this suite under ThreadSanitizer.
     @Suite("Hedging", .timeLimit(.minutes(1)))
     struct HedgingConcurrencyTests {
+        /// A client that hedges after 2 s on `clock`, with whatever else `configure` sets.
+        func hedgingClient(
+            _ url: URL, _ transport: TransportKind, clock: TestClock<Duration>, _ configure: (inout ClientPipeline) -> Void = { _ in }
+        ) -> APIClient<GeneralCode> {
+            makeClient(
+                url, transport,
+                pipeline: quietPipeline {
+                    $0.hedging = Hedging(delay: .seconds(2))
+                    $0.clock = clock
+                    configure(&$0)
+                })
+        }
+
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aSlowGETIsSentAgainAfterTheDelayAndTheFirstAnswerWins(transport: TransportKind) async throws {
@@ -19,13 +32,9 @@ extension BackstopClient {
             try await withBackend(clock: serverClock) { backend, url in
                 let clock = TestClock()
                 let logs = InMemoryLogHandler()
-                let client = makeClient(
-                    url, transport,
-                    pipeline: quietPipeline {
-                        $0.hedging = Hedging(delay: .seconds(2))
-                        $0.clock = clock
-                        $0.logging = RequestLogging(logger: Logger(label: "hedging") { _ in logs })
-                    })
+                let client = hedgingClient(url, transport, clock: clock) {
+                    $0.logging = RequestLogging(logger: Logger(label: "hedging") { _ in logs })
+                }
                 let path = "/scenarios/slow/b/products/1"
                 let call = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()))) }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
@@ -49,12 +58,7 @@ extension BackstopClient {
         func cancellingAHedgedCallEndsItAtOnceAsCancelled(transport: TransportKind, afterTheHedge: Bool) async throws {
             try await withBackend(clock: TestClock()) { backend, url in
                 let clock = TestClock()
-                let client = makeClient(
-                    url, transport,
-                    pipeline: quietPipeline {
-                        $0.hedging = Hedging(delay: .seconds(2))
-                        $0.clock = clock
-                    })
+                let client = hedgingClient(url, transport, clock: clock)
                 let path = "/scenarios/slow/b/products/1"
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()))) }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
@@ -134,12 +138,7 @@ extension BackstopClient {
         func aPOSTIsNeverHedgedAndAFastAnswerNeedsNoHedge(transport: TransportKind) async throws {
             try await withBackend { backend, url in
                 let clock = TestClock()
-                let client = makeClient(
-                    url, transport,
-                    pipeline: quietPipeline {
-                        $0.hedging = Hedging(delay: .seconds(2))
-                        $0.clock = clock
-                    })
+                let client = hedgingClient(url, transport, clock: clock)
                 let item = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
                 #expect(item == .one)
                 await clock.advance(by: .seconds(10))
@@ -159,13 +158,9 @@ extension BackstopClient {
             try await withBackend { backend, url in
                 let clock = TestClock()
                 let holdsFirst = HoldsFirst()
-                let client = makeClient(
-                    url, transport,
-                    pipeline: quietPipeline {
-                        $0.hedging = Hedging(delay: .seconds(2))
-                        $0.clock = clock
-                        $0.middlewares = [holdsFirst]
-                    })
+                let client = hedgingClient(url, transport, clock: clock) {
+                    $0.middlewares = [holdsFirst]
+                }
                 let call = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1")) }
                 var held = holdsFirst.held.makeAsyncIterator()
                 _ = await held.next()
