@@ -150,6 +150,34 @@ extension BackstopClient {
             }
         }
 
+        /// A call cancelled before it is made sends nothing: its first attempt, a task of its own,
+        /// does not inherit the cancellation, so it must look for it. `APIClient` checks before the
+        /// pipeline; a generated client's call reaches the hedging stage cancelled.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aGeneratedCallCancelledBeforeItStartsSendsNothing(transport: TransportKind) async throws {
+            try await withBackend { backend, url in
+                let middleware = PipelineMiddleware(
+                    quietPipeline { $0.hedging = Hedging(delay: .seconds(2)) }, contract: EnvelopeContract.b,
+                    generalCodes: GeneralCode.self)
+                let (sender, counter) = (transport.make(), AttemptCounter())
+                let call = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await middleware.intercept(
+                        HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/b/products/1"), body: nil, baseURL: url,
+                        operationID: "getItem"
+                    ) { request, body, url in
+                        try await counter.intercept(request, body: body, baseURL: url, operationID: "getItem") { request, body, url in
+                            try await sender.send(request, body: body, baseURL: url, operationID: "getItem")
+                        }
+                    }
+                }
+                await #expect(throws: (any Error).self) { try await call.value }
+                #expect(counter.attempts == 0)
+                #expect(await backend.hits("/b/products/1") == 0)
+            }
+        }
+
         /// The winner's answer is the call's at once: the call does not wait for the other
         /// request to end, here one that does not even hear its cancellation until released.
         @available(macOS 14, iOS 17, tvOS 17, *)

@@ -16,6 +16,12 @@ extension ClientPipeline {
         let pipeline = self
         let race = HedgeRace()
         let attempt: @Sendable () async -> Void = {
+            // Not the call's child, so a call cancelled before this starts must be heard here,
+            // and a hedge cancelled before it ran sends nothing.
+            guard !race.isCancelled, !Task.isCancelled else {
+                race.deliver(.failed(CancellationError()))
+                return
+            }
             do {
                 race.deliver(
                     .answer(try await pipeline.authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send))
@@ -35,7 +41,7 @@ extension ClientPipeline {
         return try await withTaskCancellationHandler {
             defer { race.end() }
             // The first attempt starts on this thread, as a call without hedging does.
-            let first = Self.taskStartingHere(attempt)
+            let first = Task.startingHere(operation: attempt)
             race.add { first.cancel() }
             timer(1, race)
             var (hedges, running) = (0, 1)
@@ -64,17 +70,6 @@ extension ClientPipeline {
         } onCancel: {
             race.cancel()
         }
-    }
-
-    /// A task that starts on this thread and runs here until it first suspends, where the
-    /// compiler (Swift 6.2) and the OS (26) allow it; enqueued like any task otherwise.
-    private static func taskStartingHere(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        #if compiler(>=6.2)
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                return Task.immediate(operation: operation)
-            }
-        #endif
-        return Task(operation: operation)
     }
 
     /// The time since now, on `clock`.

@@ -66,6 +66,9 @@ final class HedgeRace: Sendable {
         if late { cancel() }
     }
 
+    /// Whether the racers were cancelled: the call was, or the race is over.
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
     /// Cancels every racer, and any added later, as the call's cancellation must: the attempts
     /// are not its children. What they deliver as they end is still heard.
     func cancel() {
