@@ -98,6 +98,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     registerObservabilityCost()
     registerStageCost()
+    registerResilienceBySize()
     // A list of 1,000 items from memory: what each contender costs per byte of a larger body,
     // where middlewares that read business codes could parse the body again.
     for contender in Contender.allCases {
@@ -269,9 +270,26 @@ enum LocalServer {
         init(_ description: String) { self.description = description }
     }
 
-    /// Starts a server answering `/items/:id` in backend B's envelope; it runs until the process ends.
+    /// `count` items, numbered from 0, as `/lists/:count` answers them.
+    static func items(_ count: Int) -> [Item] {
+        (0..<count).map { Item(id: $0, name: "Item \($0)") }
+    }
+
+    /// Starts a server answering `/items/:id` and `/lists/:count` (1, 10 or 100) in backend B's
+    /// envelope; it runs until the process ends.
     static func start() async throws -> URL {
         let router = Router()
+        // Encoded once, so the server's time per request is the same whatever the client does.
+        var lists: [Int: Data] = [:]
+        for count in [1, 10, 100] { lists[count] = try JSONEncoder().encode(BackendBEnvelope(data: items(count))) }
+        router.get("lists/:count") { [lists] _, context in
+            guard let count = context.parameters.get("count", as: Int.self), let body = lists[count] else {
+                return Response(status: .notFound)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
         router.get("items/:id") { _, context in
             let id = context.parameters.get("id", as: Int.self) ?? 0
             let body = #"{"code":200,"msg":"OK","data":{"id":\#(id),"name":"Item \#(id)"}}"#
