@@ -11,9 +11,9 @@ extension ClientPipeline {
         // Idempotent by the endpoint's word, else by the retry rules' methods; whether retries are on does not matter.
         guard let hedging, hedging.maximumHedges > 0, call.isIdempotent ?? policy.retryableMethods.contains(request.method)
         else {
-            return try await authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
+            return try await attemptStages.authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send)
         }
-        let pipeline = self
+        let stages = attemptStages
         let race = HedgeRace()
         let attempt: @Sendable () async -> Void = {
             // Not the call's child, so a call cancelled before this starts must be heard here,
@@ -24,7 +24,7 @@ extension ClientPipeline {
             }
             do {
                 race.deliver(
-                    .answer(try await pipeline.authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send))
+                    .answer(try await stages.authenticated(request, body: body, baseURL: baseURL, call: call, record: record, send: send))
                 )
             } catch {
                 race.deliver(.failed(error))
@@ -91,7 +91,9 @@ extension ClientPipeline {
     private static func timers(
         every delay: Duration, on clock: any Clock<Duration>, using timers: HedgeTimers
     ) -> @Sendable (Int, HedgeRace) -> Void {
-        if clock is ContinuousClock || clock is SuspendingClock {
+        // Compared by type, not cast: a cast of an existential costs each call more.
+        let clockType = ObjectIdentifier(type(of: clock))
+        if clockType == ObjectIdentifier(ContinuousClock.self) || clockType == ObjectIdentifier(SuspendingClock.self) {
             let start = DispatchTime.now().uptimeNanoseconds
             let (seconds, attoseconds) = delay.components
             // Saturating: a delay of years is as good as never.

@@ -18,7 +18,8 @@ final class HedgeRace: Sendable {
 
     private struct State {
         var finished: [Finished] = []
-        var listener: CheckedContinuation<Finished, Never>?
+        /// Unchecked: it is taken out under the lock before it is resumed, so it is resumed once.
+        var listener: UnsafeContinuation<Finished, Never>?
         var cancellations: [@Sendable () -> Void] = []
         var isCancelled = false
         var isOver = false
@@ -29,7 +30,7 @@ final class HedgeRace: Sendable {
     /// Hands `finished` to the call's task, now if it is listening, else when it next listens;
     /// once the race is over, to nobody.
     func deliver(_ finished: Finished) {
-        let listener: CheckedContinuation<Finished, Never>? = state.withLock { state in
+        let listener: UnsafeContinuation<Finished, Never>? = state.withLock { state in
             guard !state.isOver else { return nil }
             if let listener = state.listener {
                 state.listener = nil
@@ -46,7 +47,7 @@ final class HedgeRace: Sendable {
     /// Returns only when a racer ends: the call must have an attempt running (a cancelled call's
     /// attempts end cancelled) or a timer started.
     func next() async -> Finished {
-        await withCheckedContinuation { (listener: CheckedContinuation<Finished, Never>) in
+        await withUnsafeContinuation { (listener: UnsafeContinuation<Finished, Never>) in
             let now: Finished? = state.withLock { state in
                 guard state.finished.isEmpty else { return state.finished.removeFirst() }
                 state.listener = listener
