@@ -75,6 +75,38 @@ extension BackstopClient {
             }
         }
 
+        /// The header fields are part of what makes calls identical: a different value is another
+        /// exchange, the same fields in another order the same one.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func callsAreIdenticalByTheirHeaderFieldsInAnyOrder(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let coalescing = RequestCoalescing()
+                let client = makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing })
+                let path = "/scenarios/slow/b/products/1"
+                func endpoint(_ fields: [(HTTPField.Name, String)]) -> Endpoint<Item, StudyGroupCode> {
+                    var endpoint = Self.slow
+                    for (name, value) in fields { endpoint.headerFields.append(HTTPField(name: name, value: value)) }
+                    return endpoint
+                }
+                let language = HTTPField.Name("Accept-Language")!
+                let tenant = HTTPField.Name("X-Tenant")!
+                let english = Task { try await client.send(endpoint([(language, "en"), (tenant, "7")])) }
+                _ = try await backend.requestLog.arrival(where: { $0.path == path })
+                let sameInAnotherOrder = Task { try await client.send(endpoint([(tenant, "7"), (language, "en")])) }
+                await Self.waitUntil(coalescing, hasWaiting: 1)
+                let french = Task { try await client.send(endpoint([(language, "fr"), (tenant, "7")])) }
+                _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
+                #expect(coalescing.load == (2, 1))
+
+                await serverClock.advance(by: .seconds(3600))
+                for call in [english, sameInAnotherOrder, french] { #expect(try await call.value == .one) }
+                #expect(await backend.hits(path) == 2)
+                #expect(coalescing.load == (0, 0))
+            }
+        }
+
         /// Through `PipelineMiddleware` as through `APIClient`, the exchange runs in the task of
         /// the caller that sent it: when that caller leaves, the longest-waiting one sends it again.
         @available(macOS 14, iOS 17, tvOS 17, *)

@@ -32,6 +32,11 @@ public final class RequestCoalescing: Sendable {
     ///
     /// Hashed once when made: a flight is looked up, added and removed by its key, and hashing
     /// every header field each time cost a call as much as the rest of the stage.
+    ///
+    /// The header fields are hashed here rather than by `HTTPFields`' own hash, which groups
+    /// them by name in a dictionary and hashes each value byte by byte: most of what a call
+    /// alone paid for coalescing. Their hashes are added up, so that fields in another order,
+    /// which `HTTPFields` may find equal, hash alike.
     struct Key: Hashable {
         let method: HTTPRequest.Method
         let path: String
@@ -47,7 +52,15 @@ public final class RequestCoalescing: Sendable {
             var hasher = Hasher()
             hasher.combine(method)
             hasher.combine(path)
-            hasher.combine(headerFields)
+            var fields = 0
+            for field in headerFields {
+                var fieldHasher = Hasher()
+                fieldHasher.combine(field.name.canonicalName)
+                field.withUnsafeBytesOfValue { fieldHasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                fields &+= fieldHasher.finalize()
+            }
+            hasher.combine(fields)
+            hasher.combine(headerFields.count)
             hasher.combine(requiresAuthentication)
             hash = hasher.finalize()
         }
@@ -99,7 +112,10 @@ public final class RequestCoalescing: Sendable {
                     return (flight.waiters.removeValue(forKey: next), [])
                 }
                 flight.result = result
-                if flights.byKey[key] === flight { flights.byKey[key] = nil }
+                // One lookup: comparing keys compares their header fields.
+                if let index = flights.byKey.index(forKey: key), flights.byKey.values[index] === flight {
+                    flights.byKey.remove(at: index)
+                }
                 guard !flight.waiters.isEmpty else { return (nil, []) }
                 defer { flight.waiters = [:] }
                 return (nil, Array(flight.waiters.values))
