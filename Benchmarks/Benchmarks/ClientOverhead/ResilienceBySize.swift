@@ -1,7 +1,7 @@
 // Issue 18's cost goal at more than one body size: "client/<transport>/resilience-by-size" times
 // "APIClient+resilience" (every resilience stage on, nothing tripping) beside "raw+Foundation" (a
 // hand-written send and Foundation's decoder) for a list of 1, 10 and 100 items in backend B's
-// envelope (about 70 bytes, 0.4 KB and 4 KB), interleaved in one process, and reports each size's
+// envelope (57 bytes, 0.3 KB and 2.7 KB), interleaved in one process, and reports each size's
 // ratio of medians (per mille). The 1-item body is the hardest case for the client: the least
 // decoding, where its decoder's speed pays for the least of the pipeline's cost.
 
