@@ -11,6 +11,13 @@ extension BackstopClient {
     @Suite("Coalescing identical GETs", .timeLimit(.minutes(1)))
     struct CoalescingConcurrencyTests {
         static let slow = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
+        static let slowPath = "/scenarios/slow/b/products/1"
+
+        /// A client on `transport` whose pipeline coalesces with the returned stage.
+        static func coalescingClient(_ url: URL, _ transport: TransportKind) -> (RequestCoalescing, APIClient<GeneralCode>) {
+            let coalescing = RequestCoalescing()
+            return (coalescing, makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing }))
+        }
 
         /// Waits until `count` calls wait for the shared exchange, or the time limit cancels the test.
         static func waitUntil(_ coalescing: RequestCoalescing, hasWaiting count: Int) async {
@@ -22,9 +29,8 @@ extension BackstopClient {
         func fiftyIdenticalGETsSendOneRequestAndCallersLeaveAlone(transport: TransportKind) async throws {
             let serverClock = TestClock()
             try await withBackend(clock: serverClock) { backend, url in
-                let coalescing = RequestCoalescing()
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing })
-                let path = "/scenarios/slow/b/products/1"
+                let (coalescing, client) = Self.coalescingClient(url, transport)
+                let path = Self.slowPath
                 let sender = Task { try await client.send(Self.slow) }
                 _ = try await backend.requestLog.arrival()
                 let others = (0..<49).map { _ in Task { try await client.send(Self.slow) } }
@@ -60,8 +66,7 @@ extension BackstopClient {
         func whenEveryCallerLeavesTheSharedExchangeIsCancelled(transport: TransportKind) async throws {
             let serverClock = TestClock()
             try await withBackend(clock: serverClock) { backend, url in
-                let coalescing = RequestCoalescing()
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing })
+                let (coalescing, client) = Self.coalescingClient(url, transport)
                 let calls = (0..<3).map { _ in Task { await failure(of: client, Self.slow) } }
                 _ = try await backend.requestLog.arrival()
                 // One of them sent the request; the other two wait for it.
@@ -82,9 +87,8 @@ extension BackstopClient {
         func callsAreIdenticalByTheirHeaderFieldsInAnyOrder(transport: TransportKind) async throws {
             let serverClock = TestClock()
             try await withBackend(clock: serverClock) { backend, url in
-                let coalescing = RequestCoalescing()
-                let client = makeClient(url, transport, pipeline: quietPipeline { $0.coalescing = coalescing })
-                let path = "/scenarios/slow/b/products/1"
+                let (coalescing, client) = Self.coalescingClient(url, transport)
+                let path = Self.slowPath
                 func endpoint(_ fields: [(HTTPField.Name, String)]) -> Endpoint<Item, StudyGroupCode> {
                     var endpoint = Self.slow
                     for (name, value) in fields { endpoint.headerFields.append(HTTPField(name: name, value: value)) }
@@ -121,7 +125,7 @@ extension BackstopClient {
                         PipelineMiddleware(
                             quietPipeline { $0.coalescing = coalescing }, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
                     ])
-                let path = "/scenarios/slow/b/products/1"
+                let path = Self.slowPath
                 let sender = Task { try await GeneratedClientTests.getItem(client, path: path) }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
                 let others = (0..<20).map { _ in Task { try await GeneratedClientTests.getItem(client, path: path) } }
