@@ -16,11 +16,27 @@ final class HedgeRace: Sendable {
         case due
     }
 
+    /// A racer, as the race cancels it.
+    enum Racer: Sendable {
+        /// An attempt, or a hedge's timer on a test's clock.
+        case task(Task<Void, Never>)
+        /// A hedge's deadline among the system clocks' timers.
+        case deadline(HedgeTimers.Ticket, in: HedgeTimers)
+
+        func cancel() {
+            switch self {
+            case .task(let task): task.cancel()
+            case .deadline(let ticket, let timers): timers.cancel(ticket)
+            }
+        }
+    }
+
     private struct State {
         var finished: [Finished] = []
         /// Unchecked: it is taken out under the lock before it is resumed, so it is resumed once.
         var listener: UnsafeContinuation<Finished, Never>?
-        var cancellations: [@Sendable () -> Void] = []
+        /// Values, not closures: a call adds two, and a closure each cost an allocation.
+        var racers: [Racer] = []
         var isCancelled = false
         var isOver = false
     }
@@ -57,14 +73,15 @@ final class HedgeRace: Sendable {
         }
     }
 
-    /// Keeps the way to cancel a racer: an attempt's task, or a timer that delivers
+    /// Keeps `racer` to cancel with the others: an attempt, or a timer that delivers
     /// ``Finished/due``. Cancels it now if the racers are already cancelled.
-    func add(cancel: @escaping @Sendable () -> Void) {
+    func add(_ racer: Racer) {
         let late = state.withLock { state in
-            state.cancellations.append(cancel)
+            if state.racers.isEmpty { state.racers.reserveCapacity(2) }
+            state.racers.append(racer)
             return state.isCancelled
         }
-        if late { cancel() }
+        if late { racer.cancel() }
     }
 
     /// Whether the racers were cancelled: the call was, or the race is over.
@@ -73,21 +90,21 @@ final class HedgeRace: Sendable {
     /// Cancels every racer, and any added later, as the call's cancellation must: the attempts
     /// are not its children. What they deliver as they end is still heard.
     func cancel() {
-        for cancel in cancelled(ending: false) { cancel() }
+        for racer in cancelled(ending: false) { racer.cancel() }
     }
 
     /// Ends the race: cancels every racer, so none outlives the call for long.
     func end() {
-        for cancel in cancelled(ending: true) { cancel() }
+        for racer in cancelled(ending: true) { racer.cancel() }
     }
 
-    private func cancelled(ending: Bool) -> [@Sendable () -> Void] {
+    private func cancelled(ending: Bool) -> [Racer] {
         state.withLock { state in
             state.isCancelled = true
             if ending { state.isOver = true }
-            // Let go of them: a racer's cancellation holds what holds this race.
-            defer { state.cancellations = [] }
-            return state.cancellations
+            // Let go of them: a racer holds what holds this race.
+            defer { state.racers = [] }
+            return state.racers
         }
     }
 }
