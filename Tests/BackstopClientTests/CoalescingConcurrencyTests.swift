@@ -10,8 +10,8 @@ extension BackstopClient {
     /// Identical GETs sharing one exchange; CI runs this suite under ThreadSanitizer.
     @Suite("Coalescing identical GETs", .timeLimit(.minutes(1)))
     struct CoalescingConcurrencyTests {
-        static let slow = Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")
         static let slowPath = "/scenarios/slow/b/products/1"
+        static let slow = Endpoint<Item, StudyGroupCode>(.get, String(slowPath.dropFirst()))
 
         /// A client on `transport` whose pipeline coalesces with the returned stage.
         static func coalescingClient(_ url: URL, _ transport: TransportKind) -> (RequestCoalescing, APIClient<GeneralCode>) {

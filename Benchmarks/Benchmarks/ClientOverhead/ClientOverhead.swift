@@ -107,7 +107,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try await request())
             }
         } setup: {
-            let items = (0..<1_000).map { Item(id: $0, name: "Item \($0)") }
+            let items = LocalServer.items(1_000)
             return try await contender.prepare(
                 transport: InMemoryTransport(payload: items), server: InMemoryTransport.baseURL,
                 path: "items", expecting: items)
@@ -270,18 +270,21 @@ enum LocalServer {
         init(_ description: String) { self.description = description }
     }
 
+    /// The lengths of the lists `/lists/:count` answers.
+    static let listLengths = [1, 10, 100]
+
     /// `count` items, numbered from 0, as `/lists/:count` answers them.
     static func items(_ count: Int) -> [Item] {
         (0..<count).map { Item(id: $0, name: "Item \($0)") }
     }
 
-    /// Starts a server answering `/items/:id` and `/lists/:count` (1, 10 or 100) in backend B's
-    /// envelope; it runs until the process ends.
+    /// Starts a server answering `/items/:id` and `/lists/:count` (any of ``listLengths``) in
+    /// backend B's envelope; it runs until the process ends.
     static func start() async throws -> URL {
         let router = Router()
         // Encoded once, so the server's time per request is the same whatever the client does.
         var lists: [Int: Data] = [:]
-        for count in [1, 10, 100] { lists[count] = try JSONEncoder().encode(BackendBEnvelope(data: items(count))) }
+        for count in listLengths { lists[count] = try JSONEncoder().encode(BackendBEnvelope(data: items(count))) }
         router.get("lists/:count") { [lists] _, context in
             guard let count = context.parameters.get("count", as: Int.self), let body = lists[count] else {
                 return Response(status: .notFound)

@@ -48,7 +48,7 @@ func registerObservabilityCost() {
     } setup: {
         let one = InMemoryTransport(payload: Item(id: 7, name: "Item 7"))
         let dirty = InMemoryTransport(payload: (0..<1_000).map { StringIDItem(id: "\($0)", name: "Item \($0)") })
-        let items = (0..<1_000).map { Item(id: $0, name: "Item \($0)") }
+        let items = LocalServer.items(1_000)
         func client(drift: Bool = false, tracing: Bool = false, transport: InMemoryTransport) -> APIClient<NoModuleCodes> {
             var pipeline = ClientPipeline(logging: nil, metrics: nil)
             if drift { pipeline.contractDrift = ContractDriftRecorder() }

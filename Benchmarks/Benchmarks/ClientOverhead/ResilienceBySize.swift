@@ -10,7 +10,7 @@ import Benchmark
 import Foundation
 
 func registerResilienceBySize() {
-    let sizes = [1, 10, 100]
+    let sizes = LocalServer.listLengths
     for transport in TransportKind.allCases {
         let metrics = sizes.map { size in
             BenchmarkMetric.custom(
