@@ -13,7 +13,7 @@
 # full per-metric tables, run `swift package benchmark` inside Benchmarks/ instead.
 #
 # The benchmark plugin builds the benchmark target in release mode itself. The corpus is found
-# by walking up from the sources to shared/corpus/benchmark, or set BACKSTOP_CORPUS_DIR.
+# by walking up from the sources to Corpus/benchmark, or set BACKSTOP_CORPUS_DIR.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

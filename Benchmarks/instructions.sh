@@ -10,7 +10,7 @@
 # payload's loading and the first decode's one-time work (the runtime's first conformance and
 # metadata lookups for each model type, lazy symbol binding) cancel out, so the figure is the
 # steady state that the timed benchmarks measure too. Hashing is made deterministic, so dictionaries probe alike in
-# every run. Needs valgrind (Debian's package) and the corpus beside the repository (see
+# every run. Needs valgrind (Debian's package); the corpus is the repository's Corpus/ (see
 # README.md). Builds InstructionCounts in release mode first.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

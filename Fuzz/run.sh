@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 work="$root/Fuzz/.work"
 scratch="$root/.build-fuzz"
-suite="$root/../shared/corpus/JSONTestSuite/test_parsing"
+suite="$root/Corpus/JSONTestSuite/test_parsing"
 mkdir -p "$work"
 # A failed check goes straight to libFuzzer's crash report: Swift's backtracer, run under the
 # address sanitizer, reports itself instead and exits 1 rather than 77.
@@ -50,7 +50,7 @@ build() {
 
 corpus() { mkdir -p "$root/Fuzz/corpus/$1"; echo "$root/Fuzz/corpus/$1"; }
 
-# JSONTestSuite seeds every run of the JSON targets from ../shared; the kept corpus holds only
+# JSONTestSuite (Corpus/) seeds every run of the JSON targets; the kept corpus holds only
 # what fuzzing added. The contract target reads its first bytes as choices, so it starts from
 # its own corpus of envelopes.
 seeds() { if [ "$1" != contract ] && [ -d "$suite" ]; then echo "$suite"; fi; }

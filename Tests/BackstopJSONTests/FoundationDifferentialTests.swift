@@ -1044,7 +1044,7 @@ extension FoundationDifferentialTests {
 
     @Test(arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
     func benchmarkDocumentsDecodeAlike(_ name: String) throws {
-        let root = try #require(Corpus.root, "shared/corpus not found")
+        let root = try #require(Corpus.root, "Corpus/ not found")
         let data = try Data(contentsOf: root.appendingPathComponent("benchmark/\(name)"))
         let expected = try JSONDecoder().decode(JSONValue.self, from: data)
         let actual = try ResilientJSONDecoder.strict.decode(JSONValue.self, from: data)

@@ -12,13 +12,13 @@ import Testing
     }
 
     static func contents(_ name: String, folder: String = "test_parsing") throws -> Data {
-        let root = try #require(Corpus.root, "shared/corpus not found above \(#filePath)")
+        let root = try #require(Corpus.root, "Corpus/ not found above \(#filePath)")
         return try Data(contentsOf: root.appendingPathComponent("JSONTestSuite/\(folder)/\(name)"))
     }
 
     /// A silently missing corpus would make every parameterized test below vacuous.
     @Test func corpusIsComplete() {
-        #expect(Corpus.root != nil, "shared/corpus/JSONTestSuite must sit beside the repository")
+        #expect(Corpus.root != nil, "Corpus/JSONTestSuite is part of the repository")
         #expect(Self.names("y_").count == 95)
         #expect(Self.names("n_").count == 188)
         #expect(Self.names("i_").count > 0)

@@ -1,13 +1,13 @@
 import BackstopJSON
 import Foundation
 
-/// The public corpora beside the repository (`shared/corpus`), found by walking up from
-/// this file so the tests work from any checkout location, CI's fresh clone included.
+/// The public corpora kept in the repository (`Corpus/`), found by walking up from this file
+/// so the tests work from any checkout location, a user's fresh clone included.
 enum Corpus {
     static let root: URL? = {
         var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("shared/corpus")
+            let candidate = directory.appendingPathComponent("Corpus")
             if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("JSONTestSuite").path) {
                 return candidate
             }

@@ -1,14 +1,13 @@
 import Foundation
 
-/// Finds and loads the shared benchmark corpus (twitter.json, citm_catalog.json, canada.json).
+/// Finds and loads the benchmark corpus (twitter.json, citm_catalog.json, canada.json).
 ///
-/// The corpus lives outside the repository, in `shared/corpus/benchmark/` next to it
-/// (`<repo>/../shared/corpus/benchmark`). It is located by, in order:
+/// The corpus is kept in the repository, in `Corpus/benchmark/`. It is located by, in order:
 /// 1. the `BACKSTOP_CORPUS_DIR` environment variable, if set;
-/// 2. walking up from this source file (`#filePath`) looking for `shared/corpus/benchmark`;
+/// 2. walking up from this source file (`#filePath`) looking for `Corpus/benchmark`;
 /// 3. walking up from the current directory the same way.
 package enum Corpus {
-    package static let relativeDirectory = "shared/corpus/benchmark"
+    package static let relativeDirectory = "Corpus/benchmark"
     package static let files = ["twitter.json", "citm_catalog.json", "canada.json"]
 
     struct NotFound: Error, CustomStringConvertible {
@@ -18,7 +17,7 @@ package enum Corpus {
             Benchmark corpus not found: no directory '\(Corpus.relativeDirectory)' containing \
             \(Corpus.files.joined(separator: ", ")) above any of:
               \(searched.joined(separator: "\n  "))
-            Put the corpus at <repo>/../\(Corpus.relativeDirectory) or set BACKSTOP_CORPUS_DIR.
+            Restore <repo>/\(Corpus.relativeDirectory) or set BACKSTOP_CORPUS_DIR.
             """
         }
     }
