@@ -14,9 +14,10 @@ import OpenAPIURLSession
 /// let group: StudyGroup = try await client.send(Endpoint<StudyGroup, StudyGroupCode>(.get, "groups/42"))
 /// ```
 ///
-/// Every call goes through the stages of its ``pipeline`` (logging, metrics, app-wide codes,
-/// timeouts, retry, authentication and the app's own middlewares, in the order
-/// ``ClientPipeline`` fixes), then the `ClientTransport`: `URLSessionTransport` unless given.
+/// Every call goes through the stages of its ``pipeline``, in the order ``ClientPipeline``
+/// lists and fixes (observation, coalescing, the concurrency limit, app-wide codes, the total
+/// timeout, retry, the circuit breaker, hedging, authentication, the attempt timeout, the
+/// app's middlewares), then the `ClientTransport`: `URLSessionTransport` unless given.
 /// Each response body is read once, parsed once, and decoded with ``contract``.
 ///
 /// - A call that outlives its timeout (the endpoint's, else the pipeline's, if any) ends as
@@ -39,14 +40,19 @@ public struct APIClient<General: ServerCode>: Sendable {
     public var decoder: ResilientJSONDecoder
     /// The stages every call goes through.
     public var pipeline: ClientPipeline {
-        didSet { send = pipeline.composed(before: Self.sending(with: transport)) }
+        didSet {
+            runner = CallRunner(pipeline)
+            send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
+        }
     }
     /// `URLSessionTransport` unless given.
     public var transport: any ClientTransport {
-        didSet { send = pipeline.composed(before: Self.sending(with: transport)) }
+        didSet { send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport)) }
     }
+    /// Runs each call through ``pipeline``'s stages; made again when the pipeline changes.
+    private var runner: CallRunner
     /// The app's middlewares and the transport, composed once.
-    private var send: ClientPipeline.Send
+    private var send: CallContext.Send
 
     /// A client for one backend.
     ///
@@ -69,11 +75,8 @@ public struct APIClient<General: ServerCode>: Sendable {
         self.decoder = decoder
         self.pipeline = pipeline
         self.transport = transport
-        send = pipeline.composed(before: Self.sending(with: transport))
-    }
-
-    private static func sending(with transport: any ClientTransport) -> ClientPipeline.Send {
-        { request, body, url, operationID in try await transport.send(request, body: body, baseURL: url, operationID: operationID) }
+        runner = CallRunner(pipeline)
+        send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
     }
 
     /// Sends `endpoint` and answers its payload.
@@ -91,51 +94,38 @@ public struct APIClient<General: ServerCode>: Sendable {
         // A call whose task is already cancelled costs nothing more: not even a request.
         if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
         let made = Result { () throws(APIError<General, Module>) in try makeRequest(for: endpoint) }
-        guard let tracing = pipeline.tracing, tracing.tracer.isTracing else { return try await call(endpoint, made, span: nil).get() }
         let traced = {
             let request = (try? made.get())?.0 ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
             return TracedCall(operationName: endpoint.operationID, request: request, baseURL: baseURL)
         }
-        return try await tracing.tracer.withCallSpan(traced) { span in await call(endpoint, made, span: span) }.get()
+        return try await runner.observe(method: endpoint.method, operationID: endpoint.operationID, path: endpoint.path, traced: traced) {
+            record in await call(endpoint, made, record: record)
+        }.get()
     }
 
-    /// The call of `endpoint` whose request line and body are `made`, inside `span` if traced.
+    /// The call of `endpoint` whose request line and body are `made`, from coalescing down,
+    /// and its payload decoded.
     private func call<Payload, Module>(
         _ endpoint: Endpoint<Payload, Module>, _ made: Result<(HTTPRequest, HTTPBody?), APIError<General, Module>>,
-        span: (any CallSpan)?
-    ) async -> Result<APIResponse<Payload>, APIError<General, Module>> {
+        record: CallRecord
+    ) async -> CallEnding<APIResponse<Payload>, APIError<General, Module>, General, Module> {
         let start = ContinuousClock.now
-        let record = CallRecord(span: span)
         let contract = endpoint.contract ?? self.contract
         var request: HTTPRequest?
         var status: HTTPResponse.Status?
-        let result: Result<APIResponse<Payload>, APIError<General, Module>>
         do throws(APIError<General, Module>) {
             let (made, body) = try made.get()
             request = made
-            let call = CallOptions(
+            let options = CallOptions(
                 operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
                 requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
                 codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
-            // The trace context goes on what is sent, never into the coalescing key: each call has its own.
-            let sent =
-                span.map { span in
-                    var sent = made
-                    span.inject(into: &sent.headerFields)
-                    return sent
-                } ?? made
             let answer: Answer
             do {
-                if let coalescing = pipeline.coalescing, made.method == .get, body == nil {
-                    let key = RequestCoalescing.Key(
-                        method: made.method, path: made.path ?? "", headerFields: made.headerFields,
-                        requiresAuthentication: endpoint.requiresAuthentication)
-                    answer = try await coalescing.answer(for: key) {
-                        try await pipeline.exchange(sent, body: nil, baseURL: baseURL, call: call, record: record, send: send)
-                    }
-                } else {
-                    answer = try await pipeline.exchange(sent, body: body, baseURL: baseURL, call: call, record: record, send: send)
-                }
+                answer = try await runner.coalesce(
+                    CallContext(
+                        request: made, body: body, baseURL: baseURL, options: options, record: record, send: send,
+                        sendIsBorrowed: false))
             } catch {
                 throw APIError<General, Module>(thrown: error)
             }
@@ -145,33 +135,14 @@ public struct APIClient<General: ServerCode>: Sendable {
                 Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
                 response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
             pipeline.contractDrift?.record(report.repairs, operation: endpoint.operationID)
-            result = .success(
-                APIResponse(
-                    status: answer.response.status, headerFields: answer.response.headerFields,
-                    payload: report.value, repairs: report.repairs,
-                    attempts: record.attempts, duration: ContinuousClock.now - start))
+            let response = APIResponse(
+                status: answer.response.status, headerFields: answer.response.headerFields,
+                payload: report.value, repairs: report.repairs,
+                attempts: record.attempts, duration: ContinuousClock.now - start)
+            return CallEnding(result: .success(response), request: made, status: status, repairs: report.repairs.count)
         } catch {
             if case .http(let failure) = error { status = failure.status }
-            result = .failure(error)
+            return CallEnding(result: .failure(error), failure: error, request: request, status: status)
         }
-        if let span {
-            switch result {
-            case .success: span.recordEnd(status: status, errorType: nil)
-            case .failure(let error): span.recordEnd(status: status, errorType: error.groupingIdentifier)
-            }
-        }
-        if pipeline.observes {
-            var outcome = RequestOutcome(
-                method: endpoint.method, path: request?.path ?? endpoint.path,
-                operationID: endpoint.operationID, status: status,
-                duration: ContinuousClock.now - start, attempts: record.attempts,
-                retries: record.retries, repairs: 0)
-            switch result {
-            case .success(let response): outcome.repairs = response.repairs.count
-            case .failure(let error): outcome.fail(with: error)
-            }
-            pipeline.report(outcome, request: request, record: record)
-        }
-        return result
     }
 }

@@ -37,6 +37,8 @@ public struct PipelineMiddleware: ClientMiddleware {
 
     /// Reads business codes when a stage acts on them; `nil` when none does, so bodies are not parsed.
     private let codes: CodeReader?
+    /// Runs each operation through ``pipeline``'s stages.
+    private let runner: CallRunner
 
     /// The middleware that runs `pipeline` for every operation of a generated client.
     ///
@@ -57,6 +59,7 @@ public struct PipelineMiddleware: ClientMiddleware {
         unauthenticatedOperations: Set<String> = []
     ) {
         self.pipeline = pipeline
+        runner = CallRunner(pipeline)
         self.unauthenticatedOperations = unauthenticatedOperations
         let readsCodes = !pipeline.retry.retryableRoles.isEmpty || pipeline.authentication != nil || pipeline.generalCodes != nil
         codes = readsCodes ? CodeReader(contract: contract, generalCodes: General.self, decoder: decoder) : nil
@@ -69,76 +72,46 @@ public struct PipelineMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let tracing = pipeline.tracing, tracing.tracer.isTracing else {
-            return try await call(request, body: body, baseURL: baseURL, operationID: operationID, span: nil, next: next).get()
-        }
         let traced = { TracedCall(operationName: operationID, request: request, baseURL: baseURL) }
-        return try await tracing.tracer.withCallSpan(traced) { span in
-            await call(request, body: body, baseURL: baseURL, operationID: operationID, span: span, next: next)
+        return try await runner.observe(method: request.method, operationID: operationID, path: request.path ?? "", traced: traced) {
+            record in await call(request, body: body, baseURL: baseURL, operationID: operationID, record: record, next: next)
         }.get()
     }
 
-    /// One operation through the pipeline, inside `span` if traced.
+    /// One operation through the pipeline from coalescing down, with `next` lent to it.
     private func call(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
-        span: (any CallSpan)?,
+        record: CallRecord,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
-        let start = ContinuousClock.now
-        let record = CallRecord(span: span)
-        let call = CallOptions(
+    ) async -> CallEnding<(HTTPResponse, HTTPBody?), any Error, NoModuleCodes, NoModuleCodes> {
+        let options = CallOptions(
             operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
             codes: codes)
-        var outcome = RequestOutcome(
-            method: request.method, path: request.path ?? "", operationID: operationID, status: nil,
-            duration: .zero, attempts: 0, retries: [], repairs: 0)
-        var sent = request
-        span?.inject(into: &sent.headerFields)
         do {
-            let coalesces = pipeline.coalescing != nil && request.method == .get && body == nil
             let body = try await BodyCollection.replayable(body, upTo: pipeline.maximumResponseBytes)
             let answer = try await withoutActuallyEscaping(next) { next in
-                // The exchange does not outlive this call, so `next` may be used as if it escaped.
-                let next = UncheckedNext(next)
-                let send = pipeline.composed { request, body, url, _ in try await next.send(request, body, url) }
-                let exchange = { try await pipeline.exchange(sent, body: body, baseURL: baseURL, call: call, record: record, send: send) }
-                guard let coalescing = pipeline.coalescing, coalesces else { return try await exchange() }
-                // Keyed by the request as made: each call's trace context is its own.
-                let key = RequestCoalescing.Key(
-                    method: request.method, path: request.path ?? "", headerFields: request.headerFields,
-                    requiresAuthentication: call.requiresAuthentication)
-                return try await coalescing.answer(for: key, exchange: exchange)
+                // Lent, not escaped: given back before this returns (see `BorrowedNext`).
+                let borrowed = BorrowedNext(next)
+                defer { borrowed.revoke() }
+                let send = CallRunner.middlewares(pipeline.middlewares) { request, body, url, _ in
+                    try await borrowed.send(request, body, url)
+                }
+                return try await runner.coalesce(
+                    CallContext(
+                        request: request, body: body, baseURL: baseURL, options: options, record: record, send: send,
+                        sendIsBorrowed: true))
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
                 answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil
-            span?.recordEnd(status: answer.response.status, errorType: failure?.groupingIdentifier)
-            if pipeline.observes {
-                outcome.status = answer.response.status
-                if let failure { outcome.fail(with: failure) }
-                finish(&outcome, start: start, request: request, record: record)
-            }
-            return .success((answer.response, HTTPBody(answer.body)))
+            return CallEnding(
+                result: .success((answer.response, HTTPBody(answer.body))), failure: failure, request: request,
+                status: answer.response.status)
         } catch {
-            if span != nil || pipeline.observes {
-                let failure = APIError<NoModuleCodes, NoModuleCodes>(thrown: error)
-                span?.recordEnd(status: nil, errorType: failure.groupingIdentifier)
-                if pipeline.observes {
-                    outcome.fail(with: failure)
-                    finish(&outcome, start: start, request: request, record: record)
-                }
-            }
-            return .failure(Self.surfaced(error))
+            return CallEnding(result: .failure(Self.surfaced(error)), failure: APIError(thrown: error), request: request)
         }
-    }
-
-    private func finish(_ outcome: inout RequestOutcome, start: ContinuousClock.Instant, request: HTTPRequest, record: CallRecord) {
-        outcome.duration = ContinuousClock.now - start
-        outcome.attempts = record.attempts
-        outcome.retries = record.retries
-        pipeline.report(outcome, request: request, record: record)
     }
 
     /// The error a generated client's caller sees: a refresh's own error when it failed
@@ -146,13 +119,5 @@ public struct PipelineMiddleware: ClientMiddleware {
     private static func surfaced(_ error: any Error) -> any Error {
         if let interrupted = error as? RefreshInterrupted { return interrupted.error }
         return error
-    }
-}
-
-/// The generated client's `next`, which is not `@escaping`, held for the duration of one call.
-private struct UncheckedNext: @unchecked Sendable {
-    let send: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    init(_ send: @escaping @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) {
-        self.send = send
     }
 }

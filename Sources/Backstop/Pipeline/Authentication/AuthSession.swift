@@ -62,6 +62,10 @@ public final class AuthSession<A: Authenticator>: Sendable {
 
     /// Ends the session at the app's request; no event is published.
     public func signOut() { state.signOut() }
+
+    var credentialIdentity: RequestCoalescing.Credential {
+        RequestCoalescing.Credential(session: ObjectIdentifier(self), generation: state.generation)
+    }
 }
 
 extension AuthSession: AuthenticationStage {

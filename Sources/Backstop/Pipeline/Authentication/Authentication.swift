@@ -22,6 +22,10 @@ public struct Authentication: Sendable {
 
 /// What the pipeline asks of a session, whatever its authenticator.
 protocol AuthenticationStage: Sendable {
+    /// Whose credential a call sent now carries, for coalescing: calls that carry different
+    /// ones never share an answer.
+    var credentialIdentity: RequestCoalescing.Credential { get }
+
     /// Sends `request` with the current credential through `attempt`, refreshing and replaying
     /// once when the answer says the credential no longer works.
     ///

@@ -41,6 +41,9 @@ final class SessionState<A: Authenticator>: Sendable {
         self.events = events
     }
 
+    /// The current credential's generation: one more at every refresh or sign-in.
+    var generation: Int { state.withLock { $0.generation } }
+
     /// The current credential, once any refresh under way has ended.
     func current() async throws -> Issued {
         while true {

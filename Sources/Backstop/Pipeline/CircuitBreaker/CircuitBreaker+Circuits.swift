@@ -93,7 +93,8 @@ extension CircuitBreaker {
             case .neutral:
                 return nil
             case .away(let wait):
-                let length = min(max(wait ?? breakDuration, breakDuration), maximumBreakDuration)
+                // What the backend said, within the cap: the alert and the log line say the same.
+                let length = min(max(wait ?? breakDuration, .zero), maximumBreakDuration)
                 entry.open(until: now + length)
                 return Transition(circuit: permit.circuit, from: before, to: .open, breakDuration: length)
             case .success:

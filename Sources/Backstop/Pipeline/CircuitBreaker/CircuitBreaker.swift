@@ -7,15 +7,19 @@ import Metrics
 ///
 /// One circuit per host (or per operation, with ``Scope/operation``), shared by every call through
 /// the pipelines that hold this instance:
-/// - **Closed** (normal): each attempt counts as a success or a failure. Failures are what retry
-///   treats as worth another attempt: transport failures, 408, 429 and 5xx statuses, and the
-///   `rateLimited` role. Any other 4xx is the caller's mistake and counts as a success: it never
-///   opens a circuit. When at least ``minimumThroughput`` attempts in the last
-///   ``samplingDuration`` failed at a ratio of ``failureRatio`` or more, the circuit opens for
-///   ``breakDuration``.
+/// - **Closed** (normal): each attempt counts as a success or a failure, or not at all.
+///   Failures are what ``countsAsFailure`` says, by default what ``RetryPolicy/default``
+///   retries (``isBackendFailure(_:)``): the statuses 408, 429, 500, 502, 503 and 504, the
+///   transport failures `timedOut`, `connectionLost`, `cannotConnectToHost` (a refused
+///   connection) and `cannotFindHost`, and the `rateLimited` role. Any other answer (a 404,
+///   a 501) counts as a success: the backend answered. Any other thrown error counts for
+///   nothing: a device that is offline, a TLS failure or a cancelled call says nothing of the
+///   backend. When at least ``minimumThroughput`` attempts in the last ``samplingDuration``
+///   failed at a ratio of ``failureRatio`` or more, the circuit opens for ``breakDuration``.
 /// - It also opens **at once** on an answer that says when to come back: a 503 or 429 with
-///   `Retry-After` opens it for that long, a `maintenance` code for `Retry-After` or
-///   ``breakDuration``; never longer than ``maximumBreakDuration``.
+///   `Retry-After` opens it for exactly that long, shorter or longer than ``breakDuration``, a
+///   `maintenance` code for its `Retry-After` or else ``breakDuration``; never longer than
+///   ``maximumBreakDuration``.
 /// - **Open**: calls fail without touching the network, as `.client` ``ClientFailure/Reason/circuitOpen``
 ///   with ``ClientFailure/retryAfter`` saying when the circuit lets a call through; the recovery
 ///   alert is ``RecoveryCategory/unavailable`` and says when to try again.
@@ -73,7 +77,7 @@ public final class CircuitBreaker: Sendable {
     public let minimumThroughput: Int
     /// How far back attempts count.
     public let samplingDuration: Duration
-    /// How long a circuit stays open when the answers did not say.
+    /// How long a circuit stays open when the answers did not say how long.
     public let breakDuration: Duration
     /// The longest break, however long a `Retry-After` asks for.
     public let maximumBreakDuration: Duration
@@ -83,6 +87,13 @@ public final class CircuitBreaker: Sendable {
     public let scope: Scope
     /// Every change of state of every circuit, in order; observe it from one place.
     public let transitions: AsyncStream<Transition>
+    /// Whether an attempt's failure says its backend is failing, so that it counts towards
+    /// opening the circuit; ``isBackendFailure(_:)`` unless given.
+    ///
+    /// Asked of every status an attempt answers (`.status`), of the role of its general code
+    /// (`.server`), and of the reason a request got no response (`.transport`, never
+    /// `cancelled`). An answer it does not count is a success; a thrown error, nothing.
+    public let countsAsFailure: @Sendable (RetryPolicy.Failure) -> Bool
 
     let continuation: AsyncStream<Transition>.Continuation
     let elapsed: @Sendable () -> Duration
@@ -106,6 +117,8 @@ public final class CircuitBreaker: Sendable {
     ///   - clock: Measures the window and the breaks; tests pass a `TestClock`.
     ///   - logger: Where state changes are logged; `nil` logs nothing.
     ///   - metricsFactory: Where state changes are counted; the bootstrapped `MetricsSystem` unless given.
+    ///   - countsAsFailure: Whether an attempt's failure counts towards opening its circuit;
+    ///     what ``RetryPolicy/default`` retries unless given.
     public init(
         failureRatio: Double = 0.5,
         minimumThroughput: Int = 10,
@@ -116,8 +129,10 @@ public final class CircuitBreaker: Sendable {
         scope: Scope = .host,
         clock: some Clock<Duration> = ContinuousClock(),
         logger: Logger? = Logger(label: "backstop.circuit"),
-        metricsFactory: any MetricsFactory = MetricsSystem.factory
+        metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        countsAsFailure: @escaping @Sendable (RetryPolicy.Failure) -> Bool = CircuitBreaker.isBackendFailure
     ) {
+        self.countsAsFailure = countsAsFailure
         self.failureRatio = min(max(failureRatio, 0), 1)
         self.minimumThroughput = max(minimumThroughput, 1)
         self.samplingDuration = max(samplingDuration, .milliseconds(1))

@@ -5,9 +5,11 @@ import HTTPTypes
 /// exchange, so ten screens asking for the same resource send one request.
 ///
 /// Rules a test can check:
-/// - Calls with the same method (GET), path and query, header fields and need for the
-///   session's credential, made while the first is in flight, wait for its answer instead of
-///   sending their own; each decodes its own payload type from it. The same holds for
+/// - Calls with the same method (GET), absolute URL (scheme, host, port, base path, path and
+///   query), header fields and credential (the same ``AuthSession``, and the same sign-in and
+///   refresh of it), made while the first is in flight, wait for its answer instead of sending
+///   their own; each decodes its own payload type from it. Calls to two origins, or for two
+///   sessions, never share, even through one instance. The same holds for
 ///   ``APIClient`` and, through ``PipelineMiddleware``, for a generated client.
 /// - The exchange runs in the task of the caller that sent it, as an uncoalesced call would:
 ///   a call alone pays for no task of its own.
@@ -28,7 +30,8 @@ public final class RequestCoalescing: Sendable {
         var lastCaller: UInt64 = 0
     }
 
-    /// Identical calls share a flight.
+    /// Identical calls share a flight: the same method, absolute URL (scheme, host, port, base
+    /// path, path and query), header fields, and credential.
     ///
     /// Hashed once when made: a flight is looked up, added and removed by its key, and hashing
     /// every header field each time cost a call as much as the rest of the stage.
@@ -39,18 +42,24 @@ public final class RequestCoalescing: Sendable {
     /// which `HTTPFields` may find equal, hash alike.
     struct Key: Hashable {
         let method: HTTPRequest.Method
+        /// The base URL as written, then the path relative to it: two clients of one instance
+        /// on two origins never share.
+        let baseURL: String
         let path: String
         let headerFields: HTTPFields
-        let requiresAuthentication: Bool
+        /// Whose credential the call carries; `nil` when it carries none.
+        let credential: Credential?
         private let hash: Int
 
-        init(method: HTTPRequest.Method, path: String, headerFields: HTTPFields, requiresAuthentication: Bool) {
+        init(method: HTTPRequest.Method, baseURL: URL, path: String, headerFields: HTTPFields, credential: Credential?) {
             self.method = method
+            self.baseURL = baseURL.absoluteString
             self.path = path
             self.headerFields = headerFields
-            self.requiresAuthentication = requiresAuthentication
+            self.credential = credential
             var hasher = Hasher()
             hasher.combine(method)
+            hasher.combine(self.baseURL)
             hasher.combine(path)
             var fields = 0
             for field in headerFields {
@@ -61,16 +70,31 @@ public final class RequestCoalescing: Sendable {
             }
             hasher.combine(fields)
             hasher.combine(headerFields.count)
-            hasher.combine(requiresAuthentication)
+            hasher.combine(credential)
             hash = hasher.finalize()
         }
 
+        /// The key of `call`'s request as the caller made it, carrying `credential`.
+        init(_ call: CallContext, credential: Credential?) {
+            self.init(
+                method: call.request.method, baseURL: call.baseURL, path: call.request.path ?? "",
+                headerFields: call.request.headerFields, credential: credential)
+        }
+
         static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.method == b.method && a.path == b.path && a.requiresAuthentication == b.requiresAuthentication
-                && a.headerFields == b.headerFields
+            a.hash == b.hash && a.method == b.method && a.path == b.path && a.credential == b.credential
+                && a.baseURL == b.baseURL && a.headerFields == b.headerFields
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// Whose credential a call carries: its session, and the generation of the session's
+    /// credential (one more at each sign-in and refresh), so calls for two users, or for one
+    /// session across a sign-out and sign-in, never share an answer.
+    struct Credential: Hashable, Sendable {
+        let session: ObjectIdentifier
+        let generation: Int
     }
 
     /// One shared exchange and the callers waiting for it; guarded by the `flights` lock.

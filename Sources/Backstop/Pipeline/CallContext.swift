@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// One call as the stages of a ``CallRunner`` see it: the request, where it goes, what the
+/// caller asked of the pipeline, what the call has learnt so far, and how to send it.
+///
+/// One value, handed down from stage to stage, so that a stage added between two others
+/// changes no signature.
+struct CallContext: Sendable {
+    /// The app's middlewares and whatever sends a request after them: the transport in
+    /// ``APIClient``, the rest of a generated client's chain in ``PipelineMiddleware``.
+    typealias Send = @Sendable (HTTPRequest, HTTPBody?, URL, String) async throws -> (HTTPResponse, HTTPBody?)
+
+    /// The request as the caller made it until coalescing; below, with the call's trace
+    /// context, as it is sent. Authentication adds the credential to each attempt's copy.
+    var request: HTTPRequest
+    /// Replayable: every attempt sends it again.
+    var body: HTTPBody?
+    /// Where the request's path starts.
+    var baseURL: URL
+    /// What the caller asked of the pipeline beyond its configuration.
+    var options: CallOptions
+    /// What the stages learn: attempts, retries, secrets, the span.
+    var record: CallRecord
+    /// Sends one attempt through the app's middlewares.
+    var send: Send
+    /// Whether ``send`` is borrowed for the duration of the call (a generated client's
+    /// non-escaping `next`): then nothing may use it once the call has returned, so a hedged
+    /// call waits for its losing requests to end before it returns.
+    var sendIsBorrowed: Bool
+}
+
+extension CallContext {
+    /// This call with its span's trace context on the request, as it is sent: each call has its
+    /// own, so coalescing keys the request without it.
+    func tracedForSending() -> CallContext {
+        guard let span = record.span else { return self }
+        var call = self
+        span.inject(into: &call.request.headerFields)
+        return call
+    }
+}

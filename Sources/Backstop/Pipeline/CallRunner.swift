@@ -1,0 +1,179 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Runs calls through the stages of a ``ClientPipeline``, in the one order Backstop fixes:
+/// ``APIClient`` and ``PipelineMiddleware`` both run every call here.
+///
+/// The stages are the methods of this file, outermost first, each introduced by a line
+/// `Stage n, name:`. Every doc comment and article that lists the stages is checked against
+/// these lines (`StageOrderTests`), so the order is written once: here. A stage's own rules
+/// live beside its configuration (`CallRunner+Retry.swift`, `CallRunner+CircuitBreaker.swift`,
+/// `CallRunner+Hedging.swift`); this file only says what runs inside what.
+///
+/// A class, made once per client or middleware and never per call: a hedged call's attempt
+/// tasks and a timeout's child capture it with one retain instead of a copy of the pipeline.
+final class CallRunner: Sendable {
+    /// The configuration every stage reads.
+    let pipeline: ClientPipeline
+
+    init(_ pipeline: ClientPipeline) {
+        self.pipeline = pipeline
+    }
+
+    /// Stage 1, observation: one span, one log line and one set of metrics per call, whatever
+    /// happens inside. `call` makes the call's context and runs it from ``coalesce(_:)`` down,
+    /// then makes the answer the entry point's own (``APIClient`` decodes it inside, so a
+    /// payload that cannot be decoded is the call's outcome too).
+    func observe<Output, Failure: Error, General, Module>(
+        method: HTTPRequest.Method, operationID: String, path: @autoclosure () -> String,
+        traced: () -> TracedCall,
+        _ call: (CallRecord) async -> CallEnding<Output, Failure, General, Module>
+    ) async -> Result<Output, Failure> {
+        guard let tracing = pipeline.tracing, tracing.tracer.isTracing else {
+            return await observed(method: method, operationID: operationID, path: path(), span: nil, call)
+        }
+        return await tracing.tracer.withCallSpan(traced) { span in
+            await observed(method: method, operationID: operationID, path: path(), span: span, call)
+        }
+    }
+
+    /// Stage 2, coalescing: an identical GET in flight (same absolute URL, header fields and
+    /// credential) answers this call too; see ``RequestCoalescing``. Below it, the request
+    /// carries the call's own trace context.
+    func coalesce(_ call: CallContext) async throws -> Answer {
+        guard let coalescing = pipeline.coalescing, call.request.method == .get, call.body == nil else {
+            return try await limit(call.tracedForSending())
+        }
+        let key = RequestCoalescing.Key(call, credential: credential(of: call))
+        return try await coalescing.answer(for: key) { try await limit(call.tracedForSending()) }
+    }
+
+    /// Stage 3, concurrency limit: waits for a turn, or fails at once when the queue is full;
+    /// see ``ConcurrencyLimit``. Outside the timeout, so waiting does not use up the call's time.
+    func limit(_ call: CallContext) async throws -> Answer {
+        guard let concurrencyLimit = pipeline.concurrencyLimit else { return try await publishCodes(call) }
+        return try await concurrencyLimit.run { try await publishCodes(call) }
+    }
+
+    /// Stage 4, app-wide codes: the call's final answer, once per call, not per attempt; see
+    /// ``GeneralCodeEvents``.
+    func publishCodes(_ call: CallContext) async throws -> Answer {
+        let answer = try await timeout(call)
+        pipeline.generalCodes?.observe(answer.role)
+        return answer
+    }
+
+    /// Stage 5, total timeout: bounds the call, retries and backoff included; the endpoint's
+    /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``.
+    func timeout(_ call: CallContext) async throws -> Answer {
+        guard let timeout = call.options.timeout ?? pipeline.timeout else { return try await retry(call) }
+        return try await withTimeout(timeout, clock: pipeline.clock) { try await self.retry(call) }
+    }
+
+    /// Stage 6, retry: attempts again what ``RetryPolicy`` retries, within the ``RetryBudget``.
+    func retry(_ call: CallContext) async throws -> Answer {
+        try await retrying(call) { call in try await breakCircuit(call) }
+    }
+
+    /// Stage 7, circuit breaker: refuses an attempt at once while its circuit is open, and
+    /// counts each attempt's outcome; see ``CircuitBreaker``. Inside retry, so it counts
+    /// attempts, and a retry that meets an open circuit ends the call at once.
+    func breakCircuit(_ call: CallContext) async throws -> Answer {
+        guard let circuitBreaker = pipeline.circuitBreaker else { return try await hedge(call) }
+        return try await guarded(call, by: circuitBreaker) { call in try await hedge(call) }
+    }
+
+    /// Stage 8, hedging: a slow idempotent attempt gets a twin, each of them authenticated
+    /// (``authenticate(_:)``), and the first answer the retry rules would not retry wins;
+    /// see ``Hedging``.
+    func hedge(_ call: CallContext) async throws -> Answer {
+        guard let hedging = pipeline.hedging, hedging.maximumHedges > 0, isHedgeable(call) else {
+            return try await authenticate(call)
+        }
+        return try await hedged(call, by: hedging)
+    }
+
+    /// Stage 9, authentication: the credential on each attempt, refreshed once for all the
+    /// calls waiting for it; see ``AuthSession``.
+    func authenticate(_ call: CallContext) async throws -> Answer {
+        guard let authentication = pipeline.authentication, call.options.requiresAuthentication else {
+            return try await attemptTimeout(call)
+        }
+        let refreshes = pipeline.metrics.map { metrics in { @Sendable (outcome: String) in metrics.recordRefresh(outcome: outcome) } }
+        return try await authentication.stage.authenticate(call.request, record: call.record, refreshes: refreshes) { request in
+            var call = call
+            call.request = request
+            return try await attemptTimeout(call)
+        }
+    }
+
+    /// Stage 10, attempt timeout: bounds each attempt, its body included; a timed-out attempt
+    /// is `.transport` `timedOut`, which retry may retry.
+    func attemptTimeout(_ call: CallContext) async throws -> Answer {
+        guard let attemptTimeout = pipeline.attemptTimeout else { return try await attempt(call) }
+        return try await withTimeout(attemptTimeout, clock: pipeline.clock) { try await self.attempt(call) }
+    }
+
+    /// One attempt through the app's middlewares and the transport, composed once as `call.send`
+    /// (``middlewares(_:before:)``, ``transport(_:)``), and its response body read whole, within
+    /// ``ClientPipeline/maximumResponseBytes``.
+    func attempt(_ call: CallContext) async throws -> Answer {
+        call.record.recordAttempt()
+        let (response, responseBody) = try await call.send(call.request, call.body, call.baseURL, call.options.operationID)
+        let data = try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
+        return call.options.codes?.answer(response, body: data) ?? Answer(response: response, body: data)
+    }
+
+    /// Stage 11, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
+    /// of `next`, composed as a generated client composes them, once per client.
+    static func middlewares(_ middlewares: [any ClientMiddleware], before next: @escaping CallContext.Send) -> CallContext.Send {
+        var send = next
+        for middleware in middlewares.reversed() {
+            let inner = send
+            send = { request, body, url, operationID in
+                try await middleware.intercept(request, body: body, baseURL: url, operationID: operationID) { request, body, url in
+                    try await inner(request, body, url, operationID)
+                }
+            }
+        }
+        return send
+    }
+
+    /// Stage 12, transport: ``APIClient``'s `ClientTransport` sends the request; through
+    /// ``PipelineMiddleware``, the rest of the generated client's chain does.
+    static func transport(_ transport: any ClientTransport) -> CallContext.Send {
+        { request, body, url, operationID in try await transport.send(request, body: body, baseURL: url, operationID: operationID) }
+    }
+}
+
+extension CallRunner {
+    /// Observation around one call, inside `span` if traced.
+    private func observed<Output, Failure: Error, General, Module>(
+        method: HTTPRequest.Method, operationID: String, path: @autoclosure () -> String, span: (any CallSpan)?,
+        _ call: (CallRecord) async -> CallEnding<Output, Failure, General, Module>
+    ) async -> Result<Output, Failure> {
+        let start = ContinuousClock.now
+        let record = CallRecord(span: span)
+        let ending = await call(record)
+        // The call has ended: from here on its outcome is only reported.
+        let failure = ending.failure
+        span?.recordEnd(status: ending.status, errorType: failure?.groupingIdentifier)
+        if pipeline.observes {
+            var outcome = RequestOutcome(
+                method: method, path: ending.request?.path ?? path(), operationID: operationID, status: ending.status,
+                duration: ContinuousClock.now - start, attempts: record.attempts, retries: record.retries,
+                repairs: ending.repairs)
+            if let failure { outcome.fail(with: failure) }
+            pipeline.report(outcome, request: ending.request, record: record)
+        }
+        return ending.result
+    }
+
+    /// Who the call's answer is for, when it carries the session's credential: calls for two
+    /// sessions, or for one session across a sign-in or a refresh, never share an answer.
+    private func credential(of call: CallContext) -> RequestCoalescing.Credential? {
+        guard let authentication = pipeline.authentication, call.options.requiresAuthentication else { return nil }
+        return authentication.stage.credentialIdentity
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension CallRunner {
+    /// Runs `attempt` through its circuit of `breaker`: refused at once while the circuit is
+    /// open, counted when it ends.
+    func guarded(
+        _ call: CallContext, by breaker: CircuitBreaker, attempt: (CallContext) async throws -> Answer
+    ) async throws -> Answer {
+        let circuit = breaker.circuit(baseURL: call.baseURL, operationID: call.options.operationID)
+        let permit = try breaker.acquire(circuit)
+        let answer: Answer
+        do {
+            answer = try await attempt(call)
+        } catch {
+            breaker.record(permit, Task.isCancelled ? .neutral : breaker.verdict(of: error))
+            throw error
+        }
+        breaker.record(permit, breaker.verdict(of: answer, now: pipeline.now()))
+        return answer
+    }
+}
