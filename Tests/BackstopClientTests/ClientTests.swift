@@ -181,7 +181,7 @@ extension BackstopClient {
                     return
                 }
                 #expect(failure.reason == .timedOut)
-                #expect(error?.description.contains("no response within 5.0 seconds") == true)
+                #expect(error?.description.contains("no response within 5 s") == true)
             }
         }
 
@@ -202,7 +202,7 @@ extension BackstopClient {
                 await clock.advance(by: .seconds(5))
                 let error = await call.value
                 #expect(transportReason(of: error) == .timedOut)
-                #expect(error?.description.contains("no response within 5.0 seconds") == true)
+                #expect(error?.description.contains("no response within 5 s") == true)
             }
         }
 

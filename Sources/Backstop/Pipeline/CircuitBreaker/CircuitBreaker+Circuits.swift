@@ -122,7 +122,7 @@ extension CircuitBreaker {
 
     private func openFailure(_ circuit: String, remaining: Duration?) -> ClientFailure {
         let detail =
-            remaining.map { "the circuit of \(circuit) is open for \($0) more" }
+            remaining.map { "the circuit of \(circuit) is open for \($0.roundedText) more" }
             ?? "the circuit of \(circuit) is half-open and its probes are out"
         return ClientFailure(.circuitOpen, detail: detail, retryAfter: remaining)
     }
@@ -136,7 +136,7 @@ extension CircuitBreaker {
         guard let logger else { return }
         let line =
             "circuit \(transition.circuit): \(transition.from.rawValue) → \(transition.to.rawValue)"
-            + (transition.breakDuration.map { " for \($0)" } ?? "")
+            + (transition.breakDuration.map { " for \($0.roundedText)" } ?? "")
         let metadata: Logger.Metadata = [
             "circuit": "\(transition.circuit)", "from": "\(transition.from.rawValue)",
             "to": "\(transition.to.rawValue)",

@@ -38,5 +38,5 @@ private func withTimeout<C: Clock<Duration>, Value: Sendable>(
 /// The call or attempt outlived its timeout; kept as the `underlying` of `.transport` `timedOut`.
 struct TimedOut: Error, CustomStringConvertible {
     let timeout: Duration
-    var description: String { "no response within \(timeout)" }
+    var description: String { "no response within \(timeout.roundedText)" }
 }
