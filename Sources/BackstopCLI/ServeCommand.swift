@@ -29,6 +29,14 @@ struct ServeCommand: AsyncParsableCommand {
             Query items: failures=N applies a scenario to the first N attempts only; \
             status=NNN sends a business code with that HTTP status; retryAfter=S sets \
             Retry-After on http-429 and http-503.
+
+            AUTH AND TIMING
+            Sign-in issues access tokens that live --token-lifetime seconds (300 by default): \
+            to see an app refresh, try --token-lifetime 10. An expired token answers the \
+            token-expired code (11001) in a 200, or in a 401 with --expired-token 401. \
+            --refresh says what POST /<style>/auth/refresh does: succeeds, fails (401, sign in \
+            again), slow (after the slow delay), unavailable (503) or rejected (400). \
+            --slow-delay is how long the slow and burst scenarios (and a slow refresh) wait.
             """
     )
 
@@ -57,9 +65,41 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The share of requests, 0 to 1, that get a random fault.")
     var faultRate = 0.0
 
+    @Option(help: "Seconds an access token lives; try 10 to see an app refresh without waiting.")
+    var tokenLifetime = 300
+
+    @Option(help: "How an expired access token is answered: code (the token-expired code in a 200) or 401.")
+    var expiredToken = ExpiredTokenAnswer.tokenExpiredCode.rawValue
+
+    @Option(help: "What a refresh does: succeeds, fails, slow, unavailable or rejected.")
+    var refresh = RefreshBehaviour.succeeds.rawValue
+
+    @Option(help: "Seconds the slow and burst scenarios, and a slow refresh, wait before answering.")
+    var slowDelay = 10.0
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be 0 to 1") }
+        guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be at least 1 second") }
+        guard ExpiredTokenAnswer(rawValue: expiredToken) != nil else {
+            throw ValidationError("--expired-token must be " + ExpiredTokenAnswer.allCases.map(\.rawValue).joined(separator: " or "))
+        }
+        guard RefreshBehaviour(rawValue: refresh) != nil else {
+            throw ValidationError("--refresh must be one of " + RefreshBehaviour.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard slowDelay >= 0, slowDelay <= 3600 else { throw ValidationError("--slow-delay must be 0 to 3600 seconds") }
+    }
+
+    /// The server the options describe; `seed` is the random faults' seed when they are on.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func backendConfiguration(seed: UInt64) -> BadBackend.Configuration {
+        BadBackend.Configuration(
+            host: host, port: port,
+            randomFaults: faultRate > 0 ? RandomFaults(rate: faultRate, seed: seed) : nil,
+            accessTokenLifetime: .seconds(tokenLifetime),
+            expiredToken: ExpiredTokenAnswer(rawValue: expiredToken) ?? .tokenExpiredCode,
+            refresh: RefreshBehaviour(rawValue: refresh) ?? .succeeds,
+            slowAnswerDelay: .milliseconds(Int64((slowDelay * 1000).rounded())))
     }
 
     func run() async throws {
@@ -72,9 +112,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @available(macOS 14, iOS 17, tvOS 17, *)
     private func serve() async throws {
-        let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        let faults = faultRate > 0 ? RandomFaults(rate: faultRate, seed: seed) : nil
-        let backend = BadBackend(configuration: .init(host: host, port: port, randomFaults: faults))
+        let configuration = backendConfiguration(seed: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)))
+        let faults = configuration.randomFaults
+        let backend = BadBackend(configuration: configuration)
         var quiet = Logger(label: "backstop.serve")
         quiet.logLevel = .critical
         let group = ServiceGroup(
@@ -88,6 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
                     BadBackend listening on \(url)
                       scenarios: \(url)/scenarios
                       try:       curl \(url)/scenarios/http-503/b/products
+                      tokens:    access tokens live \(tokenLifetime) s (--token-lifetime); expired: \(expiredToken); refresh: \(refresh)
+                      slow:      \(slowDelay.rounded() == slowDelay ? "\(Int(slowDelay))" : "\(slowDelay)") s (--slow-delay)
 
                     """
                 if let faults { text += "  random faults: rate \(faults.rate), seed \(faults.seed) (--seed \(faults.seed) replays them)\n" }
