@@ -41,15 +41,15 @@ enum RecoveryArticle {
         RecoveryPolicy.standard = recovery
     }
 
-    struct Post: Decodable, Identifiable, Equatable {
+    struct Product: Decodable, Identifiable, Equatable {
         var id: Int
-        var title: String
+        var name: String
     }
 
     typealias FeedError = AppError<NoModuleCodes>
 
     struct FeedBackend: Sendable {
-        var posts: @Sendable () async throws(FeedError) -> [Post]
+        var products: @Sendable () async throws(FeedError) -> [Product]
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -58,7 +58,7 @@ enum RecoveryArticle {
     final class FeedModel {
         let presenter: RecoveryPresenter
         let backend: FeedBackend
-        var posts: [Post] = []
+        var products: [Product] = []
 
         init(presenter: RecoveryPresenter, backend: FeedBackend) {
             self.presenter = presenter
@@ -74,7 +74,7 @@ enum RecoveryArticle {
         }
 
         func reload() async throws(FeedError) {
-            posts = try await backend.posts()
+            products = try await backend.products()
         }
     }
 
@@ -215,7 +215,7 @@ struct RecoveryArticleTests {
         let backend = A.FeedBackend { () async throws(A.FeedError) in
             await MainActor.run { calls.count += 1 }
             guard await MainActor.run(body: { calls.count }) >= 3 else { throw .transport(TransportFailure(.offline)) }
-            return [A.Post(id: 1, title: "Hello")]
+            return [A.Product(id: 1, name: "Hello")]
         }
         let model = A.FeedModel(presenter: presenter, backend: backend)
         await model.load()
@@ -233,7 +233,7 @@ struct RecoveryArticleTests {
         #expect(second.id != first.id)
         await presenter.perform(.retry, on: second.id)?.value
         #expect(presenter.alert == nil)
-        #expect(model.posts == [A.Post(id: 1, title: "Hello")])
+        #expect(model.products == [A.Product(id: 1, name: "Hello")])
         #expect(calls.count == 3)
 
         let screens = Screens()

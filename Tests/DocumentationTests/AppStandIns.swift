@@ -68,16 +68,35 @@ extension RecoveryAction {
     static let openStatusPage = RecoveryAction("openStatusPage", title: "Status Page")
 }
 
-func show(_ value: Any) {}
+/// What the stand-ins below were asked to show, for a test that runs a snippet and reads it.
+final class Screen: @unchecked Sendable {
+    @TaskLocal static var current: Screen?
+    private let lock = NSLock()
+    private var shown: [String] = []
+
+    /// What the stand-ins showed while `body` ran.
+    static func record(_ body: () async -> Void) async -> [String] {
+        let screen = Screen()
+        await $current.withValue(screen) { await body() }
+        return screen.lock.withLock { screen.shown }
+    }
+
+    static func show(_ text: String) {
+        guard let screen = current else { return }
+        screen.lock.withLock { screen.shown.append(text) }
+    }
+}
+
+func show(_ value: Any) { Screen.show("show \(value)") }
 func show(_ group: StudyGroup) {}
 func show(_ message: String?) {}
-func showGone() {}
+func showGone() { Screen.show("showGone") }
 func showClassNotFound() {}
 func showTeamCodeHint() {}
 func showSignIn() {}
 func signIn() {}
 func showMaintenanceBanner() {}
-func showAlert(_ error: any Error) {}
+func showAlert(_ error: any Error) { Screen.show("showAlert \(error)") }
 func showAlert(_ message: String) {}
 
 /// Stands in for the `Client` swift-openapi-generator writes from an OpenAPI document, which

@@ -76,7 +76,7 @@ extension ClientFailure.Reason {
     static let cartEmpty = Self("cartEmpty", code: 9001)
 }
 
-func checkOut(_ cart: [Item]) throws(AppError<CartCode>) {
+func checkOut(_ cart: [Product]) throws(AppError<CartCode>) {
     guard !cart.isEmpty else {
         throw AppError<CartCode>.client(ClientFailure(.cartEmpty))
     }

@@ -39,7 +39,7 @@ func theRequestLogCountsAttempts() async throws {
         let client = APIClient<AppCode>(
             baseURL: baseURL, contract: backendB,
             pipeline: ClientPipeline(logging: nil, metrics: nil, clock: ImmediateClock()))
-        _ = try? await client.send(Endpoint<[Item], NoModuleCodes>(.get, "scenarios/http-503/b/products"))
+        _ = try? await client.send(Endpoint<[Product], NoModuleCodes>(.get, "scenarios/http-503/b/products"))
         #expect(await backend.requestLog.entries.count == 3)
     }
 }

@@ -24,44 +24,51 @@ enum AppCode: Int, ServerCode {
     }
 }
 
-enum ItemCode: Int, ServerCode {
-    case notFound = 40401
+enum ProductCode: Int, ServerCode {
+    case notFound = 40400
 }
 
-struct Item: Codable, Sendable {
+struct Product: Codable, Sendable {
     var id: Int
     var name: String
+    var price: Double
 }
 
 let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
 
 let client = APIClient<AppCode>(
-    baseURL: URL(string: "https://b.example.com/api")!,
+    baseURL: URL(string: "http://127.0.0.1:8080/b")!,
     contract: backendB,
     pipeline: ClientPipeline(logging: RequestLogging(secretQueryItems: ["sig"]))
 )
 
-extension Endpoint where Payload == Item, Module == ItemCode {
-    static func item(_ id: Int) -> Self { Endpoint(.get, "items/\(id)") }
+extension Endpoint where Payload == Product, Module == ProductCode {
+    static func product(_ id: Int) -> Self { Endpoint(.get, "products/\(id)") }
+}
 
-    static func rename(_ item: Item) -> Self {
-        Endpoint(.put, "items/\(item.id)", body: item, timeout: .seconds(10))
+extension Endpoint where Payload == [Product], Module == NoModuleCodes {
+    static var products: Self { Endpoint(.get, "products", timeout: .seconds(10)) }
+}
+
+/// The article's calls, made with the client a test gives them instead of the article's global
+/// one, whose base URL names `backstop serve --port 8080`.
+struct ProductScreen {
+    let client: APIClient<AppCode>
+
+    func sendAProduct() async throws -> Product {
+        let product = try await client.send(.product(1))
+        return product
     }
-}
 
-func sendAnItem() async throws {
-    let item = try await client.send(.item(7))
-    _ = item
-}
-
-func handleAnItemsErrors() async {
-    do {
-        show(try await client.send(.item(7)))
-    } catch {
-        switch error {
-        case .server(.module(.notFound, _)): showGone()
-        case .transport(let failure) where failure.reason == .cancelled: break
-        case .transport, .http, .decoding, .server, .client: showAlert(error)
+    func showProduct(_ id: Int) async {
+        do {
+            show(try await client.send(.product(id)))
+        } catch {
+            if case .module(.notFound, _)? = error.serverError { return showGone() }
+            switch error {
+            case .transport(let failure) where failure.reason == .cancelled: break
+            case .transport, .http, .decoding, .server, .client: showAlert(error)
+            }
         }
     }
 }
@@ -137,16 +144,33 @@ struct CallingYourBackendTests {
 
             let client = makeTheAppsClient(baseURL: url)
             do {
-                let maintenance = Endpoint<Item, ItemCode>(
+                let maintenance = Endpoint<Product, ProductCode>(
                     .get, "scenarios/maintenance/b/products/1", requiresAuthentication: false)
                 _ = try await client.send(maintenance)
                 Issue.record("expected maintenance")
-            } catch let error as APIError<AppCode, ItemCode> {
+            } catch let error as APIError<AppCode, ProductCode> {
                 guard case .general(.maintenance, _)? = error.serverError else {
                     Issue.record("expected maintenance, got \(error)")
                     return
                 }
             }
+        }
+    }
+
+    @Test("the article's endpoints and switch, with its contract and pipeline, against BadBackend's backend B")
+    func theArticlesCallsAgainstBadBackend() async throws {
+        let backend = BadBackend()
+        try await backend.withRunning { url in
+            let screen = ProductScreen(
+                client: APIClient<AppCode>(baseURL: url.appendingPathComponent("b"), contract: backendB, pipeline: client.pipeline))
+            let product = try await screen.sendAProduct()
+            #expect(product.id == 1 && product.name == "iPhone 17" && product.price == 999.5)
+            #expect(try await screen.client.send(.products).map(\.id) == [1, 2, 3])
+            #expect(await Screen.record { await screen.showProduct(2) } == ["show Product(id: 2, name: \"AirPods\", price: 179.0)"])
+            #expect(await Screen.record { await screen.showProduct(8) } == ["showGone"])
+            // The article's log lines: each path and code as BadBackend answers them.
+            let paths = await backend.requestLog.entries.map(\.path)
+            #expect(paths == ["/b/products/1", "/b/products", "/b/products/2", "/b/products/8"])
         }
     }
 }
