@@ -1,4 +1,5 @@
 import Clocks
+import Foundation
 import Synchronization
 import Testing
 
@@ -23,7 +24,12 @@ struct DemoTests {
         #expect(!text.contains("\u{1B}["))
         // Each step in order: title, then what the app received, and the facts that follow it.
         let facts: [[String]] = [
-            ["▸ A product whose numbers arrive as strings", #"repair $.id: expected Int, found string "42"; coerced"#],
+            ["read: “BackstopJSON”, Sources/BackstopJSON/BackstopJSON.docc/BackstopJSON.md"],
+            [
+                "▸ A product whose numbers arrive as strings",
+                "code: let report = try ResilientJSONDecoder().decodeWithReport(Product.self, from: data)",
+                #"repair $.id: expected Int, found string "42"; coerced"#,
+            ],
             ["▸ A beverage the app has never heard of", "favouriteBeverage: .unknown"],
             ["▸ A list with one broken element", "; dropped"],
             [
@@ -49,8 +55,10 @@ struct DemoTests {
             ],
             ["Part 2. An app calls BadBackend", "http://127.0.0.1:"],
             [
-                "▸ Envelope A succeeds", "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
+                "▸ Envelope A succeeds", #"code:  try await client.send(Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))"#,
+                "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
                 "log:   info GET /a/products/1 → 200 in ", "alert: none",
+                "read:  “Unwrapping Envelopes and Handling Errors”, Sources/Backstop/Backstop.docc/UnwrappingEnvelopesAndHandlingErrors.md",
             ],
             ["▸ Envelope B succeeds", "app:   StudyGroup(id: 7, name: Calculus B, teamCode: K7Q2, memberCount: 3)", "alert: none"],
             ["▸ Envelope C succeeds", "app:   [Product] × 3: iPhone 17, AirPods, 特製商品", "alert: none"],
@@ -60,8 +68,10 @@ struct DemoTests {
                 "alert: Couldn't Complete Request", "That team code doesn't exist.", "1. OK (cancel)",
             ],
             [
-                "▸ Envelope B fails with a general code: maintenance", "app:   .server(.general(.maintenance))",
-                "alert: Service Unavailable", "1. OK (cancel)",
+                "▸ Envelope B fails with a general code: maintenance",
+                "code:  enum AppCode: Int, ServerCode", "pipeline.generalCodes = GeneralCodeEvents(roles: [.maintenance])",
+                "app:   .server(.general(.maintenance))", "alert: Service Unavailable", "1. OK (cancel)",
+                "events: maintenance, once, before the caller got its error",
             ],
             [
                 "▸ Envelope C fails, breaks its shape", #"app:   .server(.unknown(77777, "Something new went wrong"))"#,
@@ -74,10 +84,11 @@ struct DemoTests {
                 ", 1 attempt, 4 repairs", "alert: none",
             ],
             [
-                "▸ A token expires under 5 parallel requests: exactly one refresh", "app:   Account(id: 1, name: Ada) × 5",
+                "▸ A token expires under 5 parallel requests: exactly one refresh", "code:  let session = AuthSession(",
+                "pipeline.authentication = .session(session)", "app:   Account(id: 1, name: Ada) × 5",
                 "log:   info POST /b/auth/sign-in → 200", "info POST /b/auth/refresh → 200", "info GET /b/account → 200 in ",
-                "server: 1 refresh for 5 requests", "POST /b/auth/refresh with refresh-1", "GET /b/account with access-2 × 5",
-                "alert: none",
+                "server: 1 refresh for 5 requests", "POST /b/auth/refresh with refresh-1", "GET /b/account with access-2",
+                "alert: none", "read:  “Sessions”",
             ],
             [
                 "▸ HTTP 503 twice, then the answer", "app:   Product(id: 1,", ", 3 attempts, 0 repairs [retries: status.503,status.503]",
@@ -86,11 +97,33 @@ struct DemoTests {
             [
                 "▸ HTTP 429 with Retry-After: 30", #"app:   .http(429 → code 42900 "Too Many Requests")"#,
                 "[retries: status.429,status.429]", "alert: Too Many Requests", "You can try again in 30 seconds.", "1. OK (cancel)",
+                "read:  “Recovering from Errors”",
+            ],
+            [
+                "▸ A slow answer and a 1 s timeout",
+                #"code:  try await client.send(Endpoint<Product, NoModuleCodes>(.get, "scenarios/slow/b/products/1", timeout: .seconds(1)))"#,
+                "app:   .transport(.timedOut)", "alert: Request Timed Out", "read:  “Calling Your Backend”",
+            ],
+            [
+                "▸ 5 screens ask for the same product at once: one request", "code:  pipeline.coalescing = RequestCoalescing()",
+                "app:   Product(id: 3, name: 特製商品, price: 42.0, inStock: false, stock: 0) × 5", "server: 1 request for 5 calls",
+                "read:  “Surviving an Outage”",
+            ],
+            [
+                "▸ A slow first answer: hedging sends the request again", "code:  pipeline.hedging = Hedging(delay: .milliseconds(200))",
+                "app:   Product(id: 2, name: AirPods, price: 179.0, inStock: true, stock: 40)", ", 2 attempts, 0 repairs [retries: hedge]",
+                "server: 2 requests for 1 call",
+            ],
+            [
+                "▸ 6 calls at once, a server with room for 2",
+                "code:  pipeline.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 2)",
+                "limit: 2 running, 4 waiting", "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12) × 6",
+                "server: 6 requests, 0 refused",
             ],
             [
                 "▸ An outage opens the circuit breaker; a probe closes it", "call 1: .http(503", "call 2: .client(.circuitOpen)",
                 "alert: Service Unavailable", "You can try again in 20 seconds.", "call 3: Product(id: 2,",
-                "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests",
+                "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests", "read:  “Surviving an Outage”",
             ],
             [
                 "▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
@@ -98,7 +131,13 @@ struct DemoTests {
             ],
             [
                 "▸ What this tour's backend broke, for its team", "GET scenarios/numbers-as-strings/b/products/{id}  $.data.id",
-                "string  coerced", #""1""#,
+                "string  coerced", #""1""#, "read:  “Telling Your Backend Team What's Broken”",
+            ],
+            ["Repairs and log lines are for engineers (logs, analytics), never for users; alerts are for users."],
+            [
+                "▸ Next steps", "run:   swift run backstop serve --port 8080 --token-lifetime 10", "curl http://127.0.0.1:8080/scenarios",
+                "read:  “Calling Your Backend”", "“Recovering from Errors”", "“Testing an App That Uses Backstop”",
+                "“Resources and their fields”",
             ],
         ]
         var position = text.startIndex
@@ -107,7 +146,21 @@ struct DemoTests {
             #expect(found != nil, "not found after the facts before it: \(fact)")
             if let found { position = found.upperBound }
         }
-        #expect(output.last == "Repairs and log lines are for engineers (logs, analytics), never for users; alerts are for users.")
+        #expect(output.last == "  code:  Sources/BackstopCLI/Demo/BackendTour.swift: every scene of this tour, as an app writes it")
+    }
+
+    @Test("Every article the demo points to is where it says, under that title")
+    func articlesExist() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let articles: [TourArticle] = [
+            .backstopJSON, .unwrapping, .callingYourBackend, .sessions, .survivingAnOutage, .recoveringFromErrors,
+            .tellingYourBackendTeam, .testing, .scenarioPaths, .resources,
+        ]
+        for article in articles {
+            let text = try String(contentsOf: root.appendingPathComponent(article.file), encoding: .utf8)
+            let title = text.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(title == "# \(article.rawValue)" || title == "# ``\(article.rawValue)``", "\(article.file)")
+        }
     }
 
     @Test("The command parses with no arguments")

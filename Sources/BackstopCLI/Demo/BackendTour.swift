@@ -125,30 +125,42 @@ struct BackendTour {
         await step(
             "Envelope A succeeds",
             #"{"statusCode":200,"message":"success","result":{"data":…}}: the contract finds the payload at result.data."#,
-            .a, Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))
+            .a, Endpoint<Product, NoModuleCodes>(.get, "a/products/1"), read: .unwrapping)
         await step(
             "Envelope B succeeds", #"{"code":200,"msg":"OK","data":…}"#,
-            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "b/study-groups/7"))
+            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "b/study-groups/7"), read: .unwrapping)
         await step(
             "Envelope C succeeds", #"{"statusCode":200,"result":{"data":…}}, here a list"#,
-            .c, Endpoint<[Product], NoModuleCodes>(.get, "c/products"),
+            .c, Endpoint<[Product], NoModuleCodes>(.get, "c/products"), read: .unwrapping,
             show: { "[Product] × \($0.count): " + $0.map(\.name).joined(separator: ", ") })
         await step(
             "Envelope A fails with a module code: the study group's \"wrong team code\"",
             "The feature declares its own codes; its switch matches .wrongTeamCode, and the app's catalog words the message.",
-            .a, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/wrong-team-code/a/study-groups/7"))
+            .a, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/wrong-team-code/a/study-groups/7"), read: .unwrapping,
+            code: [
+                "enum StudyGroupCode: Int, ServerCode { case wrongTeamCode = 11210005, classNotFound = 11210006 }",
+                #"let catalog = MessageCatalog.builtIn.merging(MessageCatalog(["en": ["server.11210005": "That team code doesn't exist."]]))"#,
+            ])
+        let general = GeneralCodeEvents(roles: [.maintenance])
         await step(
             "Envelope B fails with a general code: maintenance",
-            "The same study-group call. General codes are matched before module codes, so the app handles maintenance once, for every feature.",
-            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/maintenance/b/study-groups/7"))
+            "The same study-group call. General codes are matched before module codes, and the app-wide codes stage "
+                + "(GeneralCodeEvents) hears maintenance once, before the caller gets its error: one banner for every feature.",
+            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/maintenance/b/study-groups/7"), read: .unwrapping,
+            code: [
+                "enum AppCode: Int, ServerCode { case maintenance = 10503 … var role: ServerCodeRole? { … .maintenance … } }",
+                "pipeline.generalCodes = GeneralCodeEvents(roles: [.maintenance])",
+            ],
+            generalCodes: general)
         await step(
             "Envelope C fails, breaks its shape, and sends a code nobody declared",
             #"{"statusCode":77777,"result":{"message":"…"}}: the contract looks for the message at message, then result.message, and keeps the unknown code."#,
-            .c, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/unknown-code/c/study-groups/7"))
+            .c, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/unknown-code/c/study-groups/7"), read: .unwrapping)
         await step(
             "A dirty payload: numbers and a flag sent as strings",
             "Lenient decoding repairs what loses nothing and reports each repair to engineers: the path, what was found, what was done.",
-            .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/numbers-as-strings/b/products/1"))
+            .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/numbers-as-strings/b/products/1"), read: .backstopJSON,
+            code: [#"APIClient(baseURL: url, contract: backendB, decoder: ResilientJSONDecoder(reporter: LoggingRepairReporter()))"#])
         await tokenRefreshStep()
         await step(
             "HTTP 503 twice, then the answer",
@@ -156,15 +168,173 @@ struct BackendTour {
             .b,
             Endpoint<Product, NoModuleCodes>(
                 .get, "scenarios/http-503/b/products/1",
-                query: [URLQueryItem(name: "failures", value: "2")]))
+                query: [URLQueryItem(name: "failures", value: "2")]),
+            read: .callingYourBackend, code: [Self.retryPolicyCode])
         await step(
             "HTTP 429 with Retry-After: 30, every time",
             "The client waits what Retry-After asks, up to the policy's maximumRetryAfter: 60 s by default, 100 ms in this demo. After 3 attempts the app gets the 429, and the alert says when to try again.",
             .b,
             Endpoint<Product, NoModuleCodes>(
                 .get, "scenarios/http-429/b/products/1",
-                query: [URLQueryItem(name: "retryAfter", value: "30")]))
+                query: [URLQueryItem(name: "retryAfter", value: "30")]),
+            read: .recoveringFromErrors, code: [Self.retryPolicyCode])
+        await step(
+            "A slow answer and a 1 s timeout",
+            "BadBackend holds this answer for \(backend.configuration.slowAnswerDelay.components.seconds) s. The endpoint's timeout "
+                + "bounds the whole call, retries and backoff included: the app gets timedOut after 1 s, and the alert offers to try again.",
+            .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/slow/b/products/1", timeout: .seconds(1)),
+            read: .callingYourBackend)
+        await coalescingStep()
+        await hedgingStep()
+        await concurrencyLimitStep()
         await outageStep()
+    }
+
+    /// The demo's retry policy, as the code lines show it.
+    static let retryPolicyCode =
+        "pipeline.retry = RetryPolicy(exponentialBackoffScale: .milliseconds(50), maximumRetryAfter: .milliseconds(100))"
+
+    /// Identical GETs at once, over a slow answer: one request, each caller its own payload.
+    private func coalescingStep() async {
+        let copies = 5
+        let endpoint = Endpoint<Product, NoModuleCodes>(.get, "scenarios/slow/b/products/3")
+        begin(
+            "\(copies) screens ask for the same product at once: one request",
+            "BadBackend answers this path slowly, so the calls overlap. The coalescing stage lets identical GETs in flight "
+                + "share one exchange; each caller decodes its own payload. Nothing is cached: a later call sends its own request.",
+            code: ["pipeline.coalescing = RequestCoalescing()", Self.sendLine(endpoint) + "  // × \(copies), at once"])
+        let coalescing = RequestCoalescing()
+        let client = client(.b, coalescing: coalescing)
+        let isTheCall = Self.requests(to: endpoint)
+        let before = await backend.requestLog.entries.count(where: isTheCall)
+        let results = await withTaskGroup(of: Result<Product, APIError<AppCode, NoModuleCodes>>.self) { group in
+            for _ in 0..<copies {
+                group.addTask { await Self.result { () async throws(APIError<AppCode, NoModuleCodes>) in try await client.send(endpoint) } }
+            }
+            // The server answers once every copy waits on the one request.
+            _ = try? await backend.requestLog.arrival(where: isTheCall)
+            await Self.yield(until: { coalescing.load.waitingCalls >= copies - 1 })
+            await backendClock.advance(by: backend.configuration.slowAnswerDelay + .seconds(1))
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        block("app", Self.runs(results.map { show($0) }.sorted()))
+        block("log", logLines())
+        let requests = await backend.requestLog.entries.count(where: isTheCall) - before
+        block("server", ["\(requests) request\(requests == 1 ? "" : "s") for \(copies) calls"])
+        block("read", [TourArticle.survivingAnOutage.reference])
+    }
+
+    /// A slow first answer: a hedge goes out beside it, and the first answer wins.
+    private func hedgingStep() async {
+        let endpoint = Endpoint<Product, NoModuleCodes>(
+            .get, "scenarios/slow/b/products/2", query: [URLQueryItem(name: "failures", value: "1")])
+        begin(
+            "A slow first answer: hedging sends the request again and takes the first answer",
+            "BadBackend holds the path's first request (slow, failures=1). After 200 ms without an answer, the hedging stage "
+                + "sends the same GET beside it; the first answer wins and the other request is cancelled. Only idempotent requests are hedged.",
+            code: ["pipeline.hedging = Hedging(delay: .milliseconds(200))", Self.sendLine(endpoint)])
+        let client = client(.b, hedging: Hedging(delay: .milliseconds(200)))
+        let isTheCall = Self.requests(to: endpoint)
+        block("app", [show(await Self.result { () async throws(APIError<AppCode, NoModuleCodes>) in try await client.send(endpoint) })])
+        block("log", logLines())
+        let requests = (try? await backend.requestLog.entries(where: isTheCall, atLeast: 2, within: .seconds(5)).count) ?? 0
+        block("server", ["\(requests) requests for 1 call: one held, one answered"])
+        block("read", [TourArticle.survivingAnOutage.reference])
+    }
+
+    /// More calls at once than the server has room for: the limit queues them, and none is refused.
+    private func concurrencyLimitStep() async {
+        let (calls, room) = (6, 2)
+        let endpoint = Endpoint<Product, NoModuleCodes>(
+            .get, "scenarios/burst/b/products/1", query: [URLQueryItem(name: "capacity", value: "\(room)")])
+        begin(
+            "\(calls) calls at once, a server with room for \(room): the concurrency limit queues the rest",
+            "BadBackend's burst scenario answers \(room) requests at once, after a delay, and refuses any more with 503 at once. "
+                + "The concurrency limit lets \(room) calls run and queues the others, first come first served; no retries here.",
+            code: [
+                "pipeline.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: \(room))",
+                Self.sendLine(endpoint) + "  // × \(calls), at once",
+            ])
+        let limit = ConcurrencyLimit(maximumConcurrentCalls: room)
+        let client = client(.b, concurrencyLimit: limit, retry: .never)
+        let isTheCall = Self.requests(to: endpoint)
+        let before = await backend.requestLog.entries.count(where: isTheCall)
+        let (results, load) = await withTaskGroup(of: Result<Product, APIError<AppCode, NoModuleCodes>>.self) { group in
+            for _ in 0..<calls {
+                group.addTask { await Self.result { () async throws(APIError<AppCode, NoModuleCodes>) in try await client.send(endpoint) } }
+            }
+            var load = limit.load
+            // Each round: the running calls' requests reach the server, whose clock then answers them.
+            for round in 1...(calls / room) {
+                _ = try? await backend.requestLog.entries(where: isTheCall, atLeast: before + room * round, within: .seconds(30))
+                if round == 1 {
+                    await Self.yield(until: { limit.load.waiting >= calls - room })
+                    load = limit.load
+                }
+                await backendClock.advance(by: backend.configuration.slowAnswerDelay + .seconds(1))
+            }
+            return (await group.reduce(into: []) { $0.append($1) }, load)
+        }
+        block("limit", ["\(load.running) running, \(load.waiting) waiting, when the first requests reached the server"])
+        block("app", Self.runs(results.map { show($0) }.sorted()))
+        block("log", logLines())
+        let requests = await backend.requestLog.entries.count(where: isTheCall) - before
+        let refused = results.count { if case .failure = $0 { true } else { false } }
+        block("server", ["\(requests) requests, \(refused) refused"])
+        block("read", [TourArticle.survivingAnOutage.reference])
+    }
+
+    /// The payload in green, or the error as the app's `switch` sees it in red.
+    private func show<Payload>(_ result: Result<Payload, APIError<AppCode, NoModuleCodes>>) -> String {
+        switch result {
+        case .success(let payload): terminal.paint("\(payload)", .good)
+        case .failure(let error): terminal.paint(Self.received(error), .bad)
+        }
+    }
+
+    /// What `body` answered or threw.
+    static func result<Payload>(
+        _ body: () async throws(APIError<AppCode, NoModuleCodes>) -> Payload
+    ) async -> Result<Payload, APIError<AppCode, NoModuleCodes>> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Lets other tasks run until `condition` holds, or a bounded number of turns has passed:
+    /// how the tour knows that calls wait inside a stage, which has no event for it.
+    static func yield(until condition: () -> Bool) async {
+        var turns = 0
+        while !condition(), turns < 1_000_000, !Task.isCancelled {
+            await Task.yield()
+            turns += 1
+        }
+    }
+
+    /// Whether a request the server logged is one of `endpoint`'s, whatever its query.
+    static func requests<Payload, Module>(to endpoint: Endpoint<Payload, Module>) -> @Sendable (LoggedRequest) -> Bool {
+        let path = "/" + endpoint.path
+        return { $0.path.prefix { $0 != "?" } == path }
+    }
+
+    /// The send of `endpoint` as the app writes it.
+    static func sendLine<Payload, Module>(_ endpoint: Endpoint<Payload, Module>) -> String {
+        var arguments = [".\(endpoint.method.rawValue.lowercased())", "\"\(endpoint.path)\""]
+        if !endpoint.query.isEmpty {
+            let items = endpoint.query.map { "URLQueryItem(name: \"\($0.name)\", value: \"\($0.value ?? "")\")" }
+            arguments.append("query: [" + items.joined(separator: ", ") + "]")
+        }
+        if let timeout = endpoint.timeout { arguments.append("timeout: .seconds(\(timeout.components.seconds))") }
+        return "try await client.send(Endpoint<\(typeName(Payload.self)), \(typeName(Module.self))>(\(arguments.joined(separator: ", "))))"
+    }
+
+    /// A type as Swift source names it: `[Product]`, not `Array<Product>`.
+    static func typeName(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        guard name.hasPrefix("Array<"), name.hasSuffix(">") else { return name }
+        return "[" + name.dropFirst("Array<".count).dropLast() + "]"
     }
 
     /// An outage opens the circuit breaker, calls fail on the device with an alert that says
@@ -173,7 +343,14 @@ struct BackendTour {
         begin(
             "An outage opens the circuit breaker; a probe closes it",
             "BadBackend answers 503 to the first 4 requests. The breaker opens at half of 4 attempts, for 20 s: "
-                + "calls then fail on the device, without a request, and the alert says when. The demo skips the wait.")
+                + "calls then fail on the device, without a request, and the alert says when. The demo skips the wait.",
+            code: [
+                "pipeline.circuitBreaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(20))",
+                Self.sendLine(
+                    Endpoint<Product, NoModuleCodes>(
+                        .get, "scenarios/http-503/b/products/2", query: [URLQueryItem(name: "failures", value: "4")]))
+                    + "  // three times",
+            ])
         let clock = TestClock()
         let breaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(20), clock: clock, logger: nil)
         let client = client(.b, circuitBreaker: breaker)
@@ -212,6 +389,7 @@ struct BackendTour {
         }
         block("circuit", [transitions.joined(separator: ", ")])
         block("server", ["\(requests) requests: 3 attempts of call 1, call 2's first (its retry met the open circuit), the probe"])
+        block("read", [TourArticle.survivingAnOutage.reference])
     }
 
     /// The step that runs once the server has stopped.
@@ -219,7 +397,7 @@ struct BackendTour {
         await step(
             "A refused connection",
             "BadBackend has stopped, and nothing listens on port 1 of this machine. The client retries a refused connection twice, then gives up.",
-            .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"), baseURL: Self.refusedURL)
+            .b, Endpoint<Product, NoModuleCodes>(.get, "b/products/1"), read: .recoveringFromErrors, baseURL: Self.refusedURL)
     }
 
     /// The drift every client of the tour recorded, as a backend team would read it.
@@ -228,7 +406,31 @@ struct BackendTour {
         terminal.line("▸ What this tour's backend broke, for its team", .heading)
         terminal.line(
             "  Every call recorded its repairs in one ContractDriftRecorder; `backstop report` renders a saved one the same way.", .dim)
+        block("code", ["let drift = ContractDriftRecorder()", "pipeline.contractDrift = drift", "print(drift.report().table())"])
         for line in drift.report().table().split(separator: "\n") { terminal.line("  " + line) }
+        block("read", [TourArticle.tellingYourBackendTeam.reference])
+    }
+
+    /// Where to go from here: what to run, what to read, where the tour's code is.
+    func showNextSteps() {
+        terminal.line()
+        terminal.line("▸ Next steps", .heading)
+        block(
+            "run",
+            [
+                "swift run backstop serve --port 8080 --token-lifetime 10   # BadBackend for your app; tokens expire in 10 s",
+                "curl http://127.0.0.1:8080/scenarios                        # every resource, scenario and setting",
+                "swift run backstop check http://127.0.0.1:8080/scenarios/numbers-as-strings/b/products/1 --contract b",
+            ])
+        block(
+            "read",
+            [
+                TourArticle.callingYourBackend.reference + ": a client, its pipeline, sessions",
+                TourArticle.recoveringFromErrors.reference + ": alerts in SwiftUI, UIKit and TCA",
+                TourArticle.testing.reference,
+                TourArticle.resources.reference + ": what BadBackend serves",
+            ])
+        block("code", ["Sources/BackstopCLI/Demo/BackendTour.swift: every scene of this tour, as an app writes it"])
     }
 
     /// Where nothing listens: connecting is refused at once. Port 1 rather than BadBackend's
@@ -237,11 +439,12 @@ struct BackendTour {
 
     private func step<Payload, Module>(
         _ title: String, _ note: String, _ style: EnvelopeStyle, _ endpoint: Endpoint<Payload, Module>,
-        baseURL: URL? = nil, show: (Payload) -> String = { "\($0)" }
+        read article: TourArticle, code: [String] = [], baseURL: URL? = nil, generalCodes: GeneralCodeEvents? = nil,
+        show: (Payload) -> String = { "\($0)" }
     ) async {
-        begin(title, note)
+        begin(title, note, code: code + [Self.sendLine(endpoint)])
         do {
-            let response = try await client(style, baseURL: baseURL).response(for: endpoint)
+            let response = try await client(style, baseURL: baseURL, generalCodes: generalCodes).response(for: endpoint)
             let repairs = response.repairs.isEmpty ? "" : " (\(response.repairs.count) repairs in response.repairs)"
             block("app", [terminal.paint(show(response.payload), .good) + repairs])
             block("log", logLines())
@@ -250,6 +453,29 @@ struct BackendTour {
             block("app", [terminal.paint(Self.received(error), .bad)])
             block("log", logLines())
             block("alert", alertLines(for: error))
+        }
+        if let generalCodes {
+            let role = await Self.firstEvent(of: generalCodes)
+            block("events", [role.map { "\($0), once, before the caller got its error: the app shows one banner" } ?? "none"])
+        }
+        block("read", [article.reference])
+    }
+
+    /// The first role `events` heard, which it publishes before the call returns; `nil` if none
+    /// comes within a few seconds.
+    static func firstEvent(of events: GeneralCodeEvents) async -> ServerCodeRole? {
+        await withTaskGroup(of: ServerCodeRole?.self) { group in
+            group.addTask {
+                var iterator = events.events.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(5))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 
@@ -261,7 +487,12 @@ struct BackendTour {
             "A token expires under \(Self.parallelRequests) parallel requests: exactly one refresh",
             "The app signs in; then BadBackend's clock jumps past the token's \(lifetime) s lifetime (the demo skips the wait), "
                 + "and \(Self.parallelRequests) requests start at once with the expired token. The session runs one refresh "
-                + "and replays each request that heard \"token expired\" with the new token.")
+                + "and replays each request that heard \"token expired\" with the new token.",
+            code: [
+                "let session = AuthSession(authenticator: TokenAuthenticator(refresher: client), credential: tokens)",
+                "pipeline.authentication = .session(session)",
+                #"try await app.send(Endpoint<Account, NoModuleCodes>(.get, "b/account"))  // × 5, at once"#,
+            ])
         let logged = await backend.requestLog.entries.count
         let refresher = client(.b)
         let results: [Result<Account, APIError<AppCode, NoModuleCodes>>]
@@ -303,20 +534,22 @@ struct BackendTour {
             "server",
             ["\(refreshes) refresh\(refreshes == 1 ? "" : "es") for \(Self.parallelRequests) requests; BadBackend's request log:"]
                 + Self.runs(seen.map { UntrustedText.escaped($0.method + " " + $0.path + ($0.credential.map { " with " + $0 } ?? "")) }))
-        for case .failure(let error) in results {
-            block("alert", alertLines(for: error))
-            return
-        }
-        block("alert", ["none"])
+        let failure = results.lazy.compactMap { result -> APIError<AppCode, NoModuleCodes>? in
+            if case .failure(let error) = result { error } else { nil }
+        }.first
+        block("alert", failure.map { alertLines(for: $0) } ?? ["none"])
+        block("read", [TourArticle.sessions.reference])
     }
 
-    /// Starts a step: its title and what it shows, with the logs emptied for it.
-    private func begin(_ title: String, _ note: String) {
+    /// Starts a step: its title, what it shows and the app's code behind it, with the logs
+    /// emptied for it.
+    private func begin(_ title: String, _ note: String, code: [String]) {
         clientLog.clear()
         repairLog.clear()
         terminal.line()
         terminal.line("▸ \(title)", .heading)
         terminal.line("  \(note)", .dim)
+        block("code", code.map { terminal.paint($0, .note) })
     }
 
     /// The alert a user would see for `error`, with its buttons, or `none`.
@@ -360,7 +593,8 @@ struct BackendTour {
     /// The app's client for `style`, authenticated by `session` when given.
     private func client(
         _ style: EnvelopeStyle, baseURL: URL? = nil, session: AuthSession<TokenAuthenticator>? = nil,
-        circuitBreaker: CircuitBreaker? = nil
+        circuitBreaker: CircuitBreaker? = nil, generalCodes: GeneralCodeEvents? = nil, coalescing: RequestCoalescing? = nil,
+        hedging: Hedging? = nil, concurrencyLimit: ConcurrencyLimit? = nil, retry: RetryPolicy = Self.retryPolicy
     ) -> APIClient<AppCode> {
         let contract =
             switch style {
@@ -372,9 +606,13 @@ struct BackendTour {
         let pipeline = ClientPipeline(
             logging: RequestLogging(logger: Logger(label: "backstop.client") { _ in clientLog }),
             contractDrift: drift,
+            coalescing: coalescing,
+            concurrencyLimit: concurrencyLimit,
+            generalCodes: generalCodes,
             // Each attempt has the transport's own timeout: the retry clock may pass at once in tests.
-            retry: Self.retryPolicy,
+            retry: retry,
             circuitBreaker: circuitBreaker,
+            hedging: hedging,
             authentication: session.map(Authentication.session),
             clock: retryClock)
         return APIClient<AppCode>(

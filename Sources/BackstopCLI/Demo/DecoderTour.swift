@@ -8,6 +8,8 @@ struct DemoExample {
     let json: String
     let foundation: (Data) throws -> String
     let backstop: (Data) throws -> (String, [Repair])
+    /// The app's line that decodes it with BackstopJSON.
+    let code: String
 
     init<Model: Decodable, Plain: Decodable>(
         _ title: String, _ json: String, model: Model.Type, plain: Plain.Type,
@@ -15,6 +17,7 @@ struct DemoExample {
     ) {
         self.title = title
         self.json = json
+        code = "let report = try ResilientJSONDecoder().decodeWithReport(\(Model.self).self, from: data)"
         foundation = { data in "\(try JSONDecoder().decode(Plain.self, from: data))" }
         backstop = { data in
             let report = try ResilientJSONDecoder().decodeWithReport(Model.self, from: data)
@@ -33,6 +36,7 @@ struct DemoExample {
         terminal.line()
         terminal.line("▸ \(title)", .heading)
         terminal.line("  \(json)", .dim)
+        terminal.line("  code: " + terminal.paint(code, .note))
         do {
             _ = try foundation(data)
             terminal.line("  Foundation's JSONDecoder: decoded", .good)

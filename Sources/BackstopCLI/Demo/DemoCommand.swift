@@ -11,12 +11,15 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             First, payloads decoded strictly (Foundation) and leniently (BackstopJSON) with \
             a repair report. Then BadBackend starts on a free loopback port and an app's \
-            APIClient calls it: envelopes A, B and C succeeding and failing, a dirty payload, a \
-            module code against a general code, a token expiring under parallel requests with \
-            exactly one refresh, retries after 503 and 429, and a refused \
-            connection. Each step shows what the app receives, what its engineers' log gets \
-            and the alert a user would see. Colour on a terminal, plain text when piped or \
-            when NO_COLOR is set.
+            APIClient calls it, through every stage of its pipeline: envelopes A, B and C \
+            succeeding and failing, a dirty payload, a module code against a general code \
+            (heard once app-wide), a token expiring under parallel requests with exactly one \
+            refresh, retries after 503 and 429, a timeout, identical calls coalesced, a slow \
+            answer hedged, a burst queued by the concurrency limit, an outage opening the \
+            circuit breaker, and a refused connection. Each step shows the app's code behind \
+            it, what the app receives, what its engineers' log gets, the alert a user would \
+            see, and the article to read. It ends with what to run and read next. Colour on a \
+            terminal, plain text when piped or when NO_COLOR is set.
             """
     )
 
@@ -29,6 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
         terminal.line("Backstop demo: the backend breaks its contract; the app keeps working.", .title)
         terminal.line()
         terminal.line("Part 1. The decoder: payloads decoded strictly, then leniently with a repair report.", .title)
+        terminal.line("  read: \(TourArticle.backstopJSON.reference)", .dim)
         for example in DemoExample.all {
             example.show(on: terminal)
         }
@@ -53,5 +57,6 @@ struct DemoCommand: AsyncParsableCommand {
         tour.showContractDrift()
         terminal.line()
         terminal.line("Repairs and log lines are for engineers (logs, analytics), never for users; alerts are for users.", .dim)
+        tour.showNextSteps()
     }
 }
