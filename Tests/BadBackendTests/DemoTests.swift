@@ -105,6 +105,11 @@ struct DemoTests {
                 "app:   .transport(.timedOut)", "alert: Request Timed Out", "read:  “Calling Your Backend”",
             ],
             [
+                "▸ Each attempt gets 300 ms, and one that outlives it is retried", "code:  pipeline.attemptTimeout = .milliseconds(300)",
+                "app:   .transport(.timedOut)", ", 3 attempts, 0 repairs: transport → timedOut",
+                "[retries: transport.timedOut,transport.timedOut]", "alert: Request Timed Out",
+            ],
+            [
                 "▸ 5 screens ask for the same product at once: one request", "code:  pipeline.coalescing = RequestCoalescing()",
                 "app:   Product(id: 3, name: 特製商品, price: 42.0, inStock: false, stock: 0) × 5", "server: 1 request for 5 calls",
                 "read:  “Surviving an Outage”",

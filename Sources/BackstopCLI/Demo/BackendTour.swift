@@ -184,6 +184,12 @@ struct BackendTour {
                 + "bounds the whole call, retries and backoff included: the app gets timedOut after 1 s, and the alert offers to try again.",
             .b, Endpoint<Product, NoModuleCodes>(.get, "scenarios/slow/b/products/1", timeout: .seconds(1)),
             read: .callingYourBackend)
+        await step(
+            "Each attempt gets 300 ms, and one that outlives it is retried",
+            "The same slow answer, without a total timeout: the attempt timeout ends each attempt after 300 ms, and the retry "
+                + "stage sends it again, up to 2 retries. Every answer is held here, so the app gets timedOut after 3 attempts.",
+            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "scenarios/slow/b/study-groups/7"), read: .callingYourBackend,
+            code: ["pipeline.attemptTimeout = .milliseconds(300)"], attemptTimeout: .milliseconds(300))
         await coalescingStep()
         await hedgingStep()
         await concurrencyLimitStep()
@@ -440,11 +446,12 @@ struct BackendTour {
     private func step<Payload, Module>(
         _ title: String, _ note: String, _ style: EnvelopeStyle, _ endpoint: Endpoint<Payload, Module>,
         read article: TourArticle, code: [String] = [], baseURL: URL? = nil, generalCodes: GeneralCodeEvents? = nil,
-        show: (Payload) -> String = { "\($0)" }
+        attemptTimeout: Duration? = nil, show: (Payload) -> String = { "\($0)" }
     ) async {
         begin(title, note, code: code + [Self.sendLine(endpoint)])
         do {
-            let response = try await client(style, baseURL: baseURL, generalCodes: generalCodes).response(for: endpoint)
+            let client = client(style, baseURL: baseURL, generalCodes: generalCodes, attemptTimeout: attemptTimeout)
+            let response = try await client.response(for: endpoint)
             let repairs = response.repairs.isEmpty ? "" : " (\(response.repairs.count) repairs in response.repairs)"
             block("app", [terminal.paint(show(response.payload), .good) + repairs])
             block("log", logLines())
@@ -594,7 +601,8 @@ struct BackendTour {
     private func client(
         _ style: EnvelopeStyle, baseURL: URL? = nil, session: AuthSession<TokenAuthenticator>? = nil,
         circuitBreaker: CircuitBreaker? = nil, generalCodes: GeneralCodeEvents? = nil, coalescing: RequestCoalescing? = nil,
-        hedging: Hedging? = nil, concurrencyLimit: ConcurrencyLimit? = nil, retry: RetryPolicy = Self.retryPolicy
+        hedging: Hedging? = nil, concurrencyLimit: ConcurrencyLimit? = nil, retry: RetryPolicy = Self.retryPolicy,
+        attemptTimeout: Duration? = nil
     ) -> APIClient<AppCode> {
         let contract =
             switch style {
@@ -614,6 +622,7 @@ struct BackendTour {
             circuitBreaker: circuitBreaker,
             hedging: hedging,
             authentication: session.map(Authentication.session),
+            attemptTimeout: attemptTimeout,
             clock: retryClock)
         return APIClient<AppCode>(
             baseURL: baseURL ?? self.baseURL, contract: contract,

@@ -11,10 +11,11 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             First, payloads decoded strictly (Foundation) and leniently (BackstopJSON) with \
             a repair report. Then BadBackend starts on a free loopback port and an app's \
-            APIClient calls it, through every stage of its pipeline: envelopes A, B and C \
+            APIClient calls it, through every stage of its pipeline but the app's own \
+            middlewares: envelopes A, B and C \
             succeeding and failing, a dirty payload, a module code against a general code \
             (heard once app-wide), a token expiring under parallel requests with exactly one \
-            refresh, retries after 503 and 429, a timeout, identical calls coalesced, a slow \
+            refresh, retries after 503 and 429, a total and an attempt timeout, identical calls coalesced, a slow \
             answer hedged, a burst queued by the concurrency limit, an outage opening the \
             circuit breaker, and a refused connection. Each step shows the app's code behind \
             it, what the app receives, what its engineers' log gets, the alert a user would \
