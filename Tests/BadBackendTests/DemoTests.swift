@@ -55,7 +55,9 @@ struct DemoTests {
             ],
             ["Part 2. An app calls BadBackend", "http://127.0.0.1:"],
             [
-                "▸ Envelope A succeeds", #"code:  try await client.send(Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))"#,
+                "▸ Envelope A succeeds",
+                #"code:  let contract = EnvelopeContract(code: "statusCode", message: ["message"], payload: "result.data", success: .codes([200]))"#,
+                #"try await client.send(Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))"#,
                 "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
                 "log:   info GET /a/products/1 → 200 in ", "alert: none",
                 "read:  “Unwrapping Envelopes and Handling Errors”, Sources/Backstop/Backstop.docc/UnwrappingEnvelopesAndHandlingErrors.md",

@@ -125,13 +125,21 @@ struct BackendTour {
         await step(
             "Envelope A succeeds",
             #"{"statusCode":200,"message":"success","result":{"data":…}}: the contract finds the payload at result.data."#,
-            .a, Endpoint<Product, NoModuleCodes>(.get, "a/products/1"), read: .unwrapping)
+            .a, Endpoint<Product, NoModuleCodes>(.get, "a/products/1"), read: .unwrapping,
+            code: [
+                #"let contract = EnvelopeContract(code: "statusCode", message: ["message"], payload: "result.data", success: .codes([200]))"#
+            ])
         await step(
             "Envelope B succeeds", #"{"code":200,"msg":"OK","data":…}"#,
-            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "b/study-groups/7"), read: .unwrapping)
+            .b, Endpoint<StudyGroup, StudyGroupCode>(.get, "b/study-groups/7"), read: .unwrapping,
+            code: [#"let contract = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))"#])
         await step(
             "Envelope C succeeds", #"{"statusCode":200,"result":{"data":…}}, here a list"#,
             .c, Endpoint<[Product], NoModuleCodes>(.get, "c/products"), read: .unwrapping,
+            code: [
+                #"let contract = EnvelopeContract(code: "statusCode", message: ["message", "result.message"], "#
+                    + #"payload: "result.data", success: .codes([200]))"#
+            ],
             show: { "[Product] × \($0.count): " + $0.map(\.name).joined(separator: ", ") })
         await step(
             "Envelope A fails with a module code: the study group's \"wrong team code\"",
