@@ -20,12 +20,18 @@ extension BadBackend {
         /// the request there and advances a test clock *past* the delay always gets the answer
         /// (swift-clocks' `TestClock` keeps waiting a sleep that starts exactly at its deadline).
         public var slowAnswerDelay: Duration
+        /// The most requests ``BadBackend/requestLog`` keeps, the last ones; 1,000 by default.
+        public var maximumLoggedRequests: Int
+        /// The most bytes of each request body ``BadBackend/requestLog`` keeps; 64 KiB by default.
+        /// The answer (the echo) still sees the whole body, up to the server's 1 MiB limit.
+        public var maximumLoggedBodyBytes: Int
 
         /// The loopback address BadBackend binds unless told otherwise.
         public static let loopback = "127.0.0.1"
 
         /// Loopback on a free port, no random faults, five-minute tokens whose expiry is a
-        /// business code, a refresh that works, and ten-second slow answers.
+        /// business code, a refresh that works, ten-second slow answers, and a request log of
+        /// the last 1,000 requests with their first 64 KiB of body.
         public init(
             host: String = Configuration.loopback,
             port: Int = 0,
@@ -33,7 +39,9 @@ extension BadBackend {
             accessTokenLifetime: Duration = .seconds(300),
             expiredToken: ExpiredTokenAnswer = .tokenExpiredCode,
             refresh: RefreshBehaviour = .succeeds,
-            slowAnswerDelay: Duration = .seconds(10)
+            slowAnswerDelay: Duration = .seconds(10),
+            maximumLoggedRequests: Int = 1_000,
+            maximumLoggedBodyBytes: Int = 64 << 10
         ) {
             self.host = host
             self.port = port
@@ -42,6 +50,8 @@ extension BadBackend {
             self.expiredToken = expiredToken
             self.refresh = refresh
             self.slowAnswerDelay = slowAnswerDelay
+            self.maximumLoggedRequests = maximumLoggedRequests
+            self.maximumLoggedBodyBytes = maximumLoggedBodyBytes
         }
 
         /// Whether ``host`` is reachable only from this machine.

@@ -29,8 +29,9 @@ import ServiceLifecycle
 public final class BadBackend: Service, Sendable {
     /// Where it listens and how it behaves, as given at init.
     public let configuration: Configuration
-    /// Every request received, for tests to read.
-    public let requestLog = RequestLog()
+    /// The requests received, for tests to read: the last
+    /// ``Configuration/maximumLoggedRequests``, bodies cut at ``Configuration/maximumLoggedBodyBytes``.
+    public let requestLog: RequestLog
     let tokens: TokenStore
     let clock: BackendClock
     let burstRoom = BurstRoom()
@@ -41,6 +42,8 @@ public final class BadBackend: Service, Sendable {
     ///   - clock: The clock token lifetimes and slow answers are measured on.
     public init(configuration: Configuration = Configuration(), clock: some Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
+        requestLog = RequestLog(
+            maximumEntries: configuration.maximumLoggedRequests, maximumBodyBytes: configuration.maximumLoggedBodyBytes)
         self.clock = BackendClock(clock)
         tokens = TokenStore(
             clock: self.clock, lifetime: configuration.accessTokenLifetime,

@@ -12,18 +12,26 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     public var attempt: Int
     /// The scenario this request got, by path or at random; `nil` for a clean answer.
     public var scenario: Scenario?
-    /// The body exactly as received, so a test can check what each attempt sent; `nil` when
-    /// the request had none.
+    /// The body as received, so a test can check what each attempt sent; `nil` when the
+    /// request had none. The log keeps its first ``RequestLog/maximumBodyBytes`` only.
     public var body: Data?
+    /// How many bytes the body had as received: more than `body` holds when the log cut it.
+    public var bodyByteCount: Int
 
     /// An entry as the log records it; for comparing with ``RequestLog/entries`` in tests.
-    public init(method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?, body: Data? = nil) {
+    ///
+    /// `bodyByteCount` is the size of `body` unless given.
+    public init(
+        method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?, body: Data? = nil,
+        bodyByteCount: Int? = nil
+    ) {
         self.method = method
         self.path = path
         self.credential = credential
         self.attempt = attempt
         self.scenario = scenario
         self.body = body
+        self.bodyByteCount = bodyByteCount ?? body?.count ?? 0
     }
 
     /// `GET /b/products attempt 2 credential access-1 scenario http-503`

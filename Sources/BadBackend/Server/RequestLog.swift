@@ -1,16 +1,44 @@
 import Foundation
 
-/// Every request BadBackend has received for a resource or an auth endpoint, in arrival order,
+/// The requests BadBackend has received for a resource or an auth endpoint, in arrival order,
 /// for tests to read; `GET /scenarios` and paths it does not serve are left out.
+///
+/// Its memory is bounded however long the server runs and whatever clients send:
+/// - it keeps the last ``maximumEntries`` requests and counts the older ones it forgot in
+///   ``droppedEntries``; a wait (``entries(where:atLeast:within:)``, ``arrival(where:within:)``)
+///   sees only the requests kept;
+/// - it keeps the first ``maximumBodyBytes`` of each body (``LoggedRequest/bodyByteCount``
+///   says how long it was);
+/// - it counts attempts for at most ``maximumPaths`` methods and paths: past that, the one
+///   first seen longest ago is forgotten, and its next request is attempt 1 again.
 public actor RequestLog {
-    /// The requests so far.
+    /// The requests kept, oldest first: the last ``maximumEntries``.
     public private(set) var entries: [LoggedRequest] = []
+    /// How many requests were logged and then forgotten to keep only the last ``maximumEntries``.
+    public private(set) var droppedEntries = 0
+    /// The most requests kept.
+    public nonisolated let maximumEntries: Int
+    /// The most bytes of each request's body kept.
+    public nonisolated let maximumBodyBytes: Int
+    /// The most methods and paths whose attempts are counted.
+    public nonisolated let maximumPaths: Int
     private var attempts: [String: Int] = [:]
+    /// The methods and paths in `attempts`, first seen first: the order they are forgotten in.
+    private var pathOrder: [String] = []
     private var waiters: [(id: Int, isReady: @Sendable ([LoggedRequest]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     private var lastWaiter = 0
 
-    /// An empty log; each ``BadBackend`` makes its own.
-    public init() {}
+    /// An empty log; each ``BadBackend`` makes its own, with the limits of its ``BadBackend/Configuration``.
+    ///
+    /// - Parameters:
+    ///   - maximumEntries: The most requests kept; 1,000 unless given.
+    ///   - maximumBodyBytes: The most bytes of each body kept; 64 KiB unless given.
+    ///   - maximumPaths: The most methods and paths whose attempts are counted; 10,000 unless given.
+    public init(maximumEntries: Int = 1_000, maximumBodyBytes: Int = 64 << 10, maximumPaths: Int = 10_000) {
+        self.maximumEntries = max(maximumEntries, 1)
+        self.maximumBodyBytes = max(maximumBodyBytes, 0)
+        self.maximumPaths = max(maximumPaths, 1)
+    }
 
     /// The entries once there are at least `count`; returns at once if there already are.
     ///
@@ -49,7 +77,7 @@ public actor RequestLog {
     }
 
     /// Whether `isReady` holds for the entries, at once or before `timeout` passes, unless the
-    /// task is cancelled first. Entries are only ever added, so once it holds it keeps holding.
+    /// task is cancelled first. It is checked again once it held, on the entries then kept.
     private func holds(within timeout: Duration, _ isReady: @escaping @Sendable ([LoggedRequest]) -> Bool) async -> Bool {
         if isReady(entries) { return true }
         return await withTaskGroup(of: Bool.self) { group in
@@ -97,26 +125,43 @@ public actor RequestLog {
         waiters.remove(at: index).continuation.resume()
     }
 
-    /// Records a request: its attempt number is counted here, and `scenario` decides, from
-    /// that number, what the request gets.
-    /// When the first request with each method and path (query left out) arrived, on the server's clock.
+    /// When the first request with each method and path (query left out) arrived, on the server's
+    /// clock; the same keys as `attempts`.
     private var firstArrivals: [String: Duration] = [:]
 
     /// When the first request with `method` and `path` arrived, on the server's clock.
     func firstArrival(method: String, path: String) -> Duration? { firstArrivals[method + " " + path] }
 
+    /// Records a request: its attempt number is counted here, and `scenario` decides, from
+    /// that number, what the request gets. Returns the entry with the whole body, for the
+    /// answer (the echo sends it back); the log keeps the first ``maximumBodyBytes``.
     func record(
         method: String, path: String, query: String, credential: String?, body: Data?, at now: Duration,
         scenario: @Sendable (_ attempt: Int) -> Scenario?
     ) -> LoggedRequest {
         let key = method + " " + path
         let attempt = (attempts[key] ?? 0) + 1
+        if attempts[key] == nil {
+            pathOrder.append(key)
+            firstArrivals[key] = now
+            if pathOrder.count > maximumPaths {
+                let forgotten = pathOrder.removeFirst()
+                attempts[forgotten] = nil
+                firstArrivals[forgotten] = nil
+            }
+        }
         attempts[key] = attempt
-        if firstArrivals[key] == nil { firstArrivals[key] = now }
         let entry = LoggedRequest(
             method: method, path: query.isEmpty ? path : path + "?" + query,
             credential: credential, attempt: attempt, scenario: scenario(attempt), body: body)
-        entries.append(entry)
+        var kept = entry
+        if let body, body.count > maximumBodyBytes { kept.body = Data(body.prefix(maximumBodyBytes)) }
+        entries.append(kept)
+        if entries.count > maximumEntries {
+            let excess = entries.count - maximumEntries
+            entries.removeFirst(excess)
+            droppedEntries += excess
+        }
         let current = entries
         let ready = waiters.filter { $0.isReady(current) }
         waiters.removeAll { $0.isReady(current) }
