@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backstop
+import BackstopJSON
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -19,6 +20,13 @@ struct CheckCommand: AsyncParsableCommand {
             as any JSON, so only its shape is checked), and the contract drift they make, as \
             `backstop report` prints it; --drift-report saves that report for it.
 
+            Limits: a URL gets --timeout seconds in all, from connecting to the body's last \
+            byte, however it trickles; a file, a contract file and a URL's body are read only \
+            up to --max-bytes (a body that says or turns out to be longer is refused), and only \
+            regular files are read (not a FIFO, a directory or a device). Text from the \
+            response, the contract file and the paths given is printed with control and \
+            bidirectional characters escaped.
+
             Exit status: 0 when a payload came out, 1 when the app would get an error, 2 when \
             the source or the contract file cannot be read or the drift report cannot be \
             written, 64 for bad flags.
@@ -36,8 +44,11 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "The HTTP status to assume for a file; a URL's own status is used.")
     var status = 200
 
-    @Option(help: "Seconds to wait for a URL before giving up.")
+    @Option(help: "Seconds a URL may take in all, from connecting to the last byte of its body.")
     var timeout = 10.0
+
+    @Option(help: "The most bytes read from the file or URL, and from a contract file.")
+    var maxBytes = InputFile.defaultLimit
 
     @Option(help: "Write the run's contract-drift report to this file, as JSON for `backstop report`.")
     var driftReport: String?
@@ -49,8 +60,18 @@ struct CheckCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (100...599).contains(status) else { throw ValidationError("--status must be an HTTP status, 100 to 599") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard timeout > 0, timeout <= Self.longestTimeout else {
+            throw ValidationError("--timeout must be more than 0 seconds and at most \(Int(Self.longestTimeout)) (a day)")
+        }
+        guard (1...Self.largestLimit).contains(maxBytes) else {
+            throw ValidationError("--max-bytes must be from 1 to \(Self.largestLimit) (1 GiB)")
+        }
     }
+
+    /// The longest --timeout: a day.
+    static let longestTimeout = 86_400.0
+    /// The largest --max-bytes: 1 GiB.
+    static let largestLimit = 1 << 30
 
     func run() async throws {
         do {
@@ -64,11 +85,14 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     /// The report's lines, starting with the contract used, and the exit status they call for.
-    func report() async throws(Unreadable) -> (lines: [String], exitCode: Int32) {
+    ///
+    /// - Parameter clock: What --timeout is measured on; tests give a test clock.
+    func report<C: Clock<Duration>>(clock: C = ContinuousClock()) async throws(Unreadable) -> (lines: [String], exitCode: Int32) {
         let contract = try loadContract()
-        let (body, response) = try await load()
+        let (body, response) = try await load(clock: clock)
         let check = ResponseCheck(body: body, response: response, contract: contract)
-        var lines = ["contract: \(contract)"] + check.lines
+        // A contract file's member names are its author's text: escaped like a server's.
+        var lines = ["contract: " + UntrustedText.escaped(contract.description)] + check.lines
         // The drift a backend team would see in an app's report, had the app made this call.
         let drift = ContractDriftRecorder()
         drift.record(check.repairs, operation: operationName)
@@ -80,9 +104,10 @@ struct CheckCommand: AsyncParsableCommand {
             do {
                 try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: driftReport))
             } catch {
-                throw Unreadable(description: "cannot write the drift report to '\(driftReport)': \(error.localizedDescription)")
+                throw Unreadable(
+                    description: "cannot write the drift report to \(InputFile.quoted(driftReport)): \(error.localizedDescription)")
             }
-            lines.append("drift report: \(driftReport)")
+            lines.append("drift report: " + UntrustedText.escaped(driftReport))
         }
         return (lines, check.exitCode)
     }
@@ -98,43 +123,88 @@ struct CheckCommand: AsyncParsableCommand {
 
     private func loadContract() throws(Unreadable) -> EnvelopeContract {
         if let builtIn = BuiltInContracts.named(contract) { return builtIn }
-        guard let data = FileManager.default.contents(atPath: contract) else {
-            throw Unreadable(description: "cannot read contract file '\(contract)' (expected a, b, c or a readable file)")
+        let data: Data
+        do {
+            data = try InputFile.contents(of: contract, limit: maxBytes, limitName: "--max-bytes")
+        } catch {
+            throw Unreadable(
+                description:
+                    "cannot read contract file \(InputFile.quoted(contract)): \(error.reason) (expected a, b, c or a contract file)")
         }
         do {
             return try ContractFile.contract(from: data)
         } catch {
-            throw Unreadable(description: "contract file '\(contract)': \(error)")
+            throw Unreadable(description: "contract file \(InputFile.quoted(contract)): \(error)")
         }
     }
 
-    private func load() async throws(Unreadable) -> (Data, HTTPResponse) {
+    private func load(clock: some Clock<Duration>) async throws(Unreadable) -> (Data, HTTPResponse) {
         guard source.hasPrefix("http://") || source.hasPrefix("https://") else {
-            guard let data = FileManager.default.contents(atPath: source) else {
-                throw Unreadable(description: "cannot read '\(source)': no such readable file")
+            do {
+                let data = try InputFile.contents(of: source, limit: maxBytes, limitName: "--max-bytes")
+                return (data, HTTPResponse(status: HTTPResponse.Status(code: status)))
+            } catch {
+                throw Unreadable(description: error.description)
             }
-            return (data, HTTPResponse(status: HTTPResponse.Status(code: status)))
         }
         guard let url = URL(string: source), url.host != nil else {
-            throw Unreadable(description: "'\(source)' is not a valid URL")
+            throw Unreadable(description: "\(InputFile.quoted(source)) is not a valid URL")
         }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        do {
-            let (data, response) = try await session.data(for: URLRequest(url: url, timeoutInterval: timeout))
-            guard let http = response as? HTTPURLResponse else {
-                throw Unreadable(description: "\(source) did not answer over HTTP")
-            }
-            var fields = HTTPFields()
-            for case (let name as String, let value as String) in http.allHeaderFields {
-                if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
-            }
-            return (data, HTTPResponse(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields))
-        } catch let failure as Unreadable {
-            throw failure
-        } catch {
-            throw Unreadable(description: "cannot fetch \(source): \(Self.reason(error))")
+        let (data, http) = try await fetch(url, clock: clock)
+        var fields = HTTPFields()
+        for case (let name as String, let value as String) in http.allHeaderFields {
+            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
+        return (data, HTTPResponse(status: HTTPResponse.Status(code: http.statusCode), headerFields: fields))
+    }
+
+    /// `GET url`, ended by the deadline --timeout sets on `clock`, whatever the server sends meanwhile.
+    private func fetch(_ url: URL, clock: some Clock<Duration>) async throws(Unreadable) -> (Data, HTTPURLResponse) {
+        let (limit, timeout) = (maxBytes, timeout)
+        // Fixed before the request starts, so it is the same however late the timer's task runs.
+        let deadline = clock.now.advanced(by: .seconds(timeout))
+        typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
+        // nil: the deadline came first. Whichever finishes first cancels the other.
+        let outcome: Outcome? = await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await BoundedDownload.response(for: url, limit: limit, idleTimeout: timeout))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await clock.sleep(until: deadline, tolerance: nil)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        let shown = UntrustedText.escaped(source)
+        switch outcome {
+        case .success(let answer)?:
+            return answer
+        case nil:
+            throw Unreadable(description: "cannot fetch \(shown): it did not finish within \(Self.seconds(timeout)) (--timeout)")
+        case .failure(BoundedDownload.Failure.tooLarge(let announced?))?:
+            throw Unreadable(
+                description:
+                    "cannot fetch \(shown): its body is \(announced) bytes, more than the limit of \(limit) (--max-bytes raises it)")
+        case .failure(BoundedDownload.Failure.tooLarge(nil))?:
+            throw Unreadable(
+                description: "cannot fetch \(shown): its body passed the limit of \(limit) bytes (--max-bytes raises it)")
+        case .failure(BoundedDownload.Failure.notHTTP)?:
+            throw Unreadable(description: "\(shown) did not answer over HTTP")
+        case .failure(BoundedDownload.Failure.transfer(let error))?, .failure(let error)?:
+            throw Unreadable(description: "cannot fetch \(shown): \(Self.reason(error))")
+        }
+    }
+
+    /// `3 seconds`, `0.25 seconds`, `1 second`.
+    private static func seconds(_ value: Double) -> String {
+        let number = value == value.rounded() ? String(Int(value)) : String(value)
+        return number + (value == 1 ? " second" : " seconds")
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -144,7 +214,7 @@ struct CheckCommand: AsyncParsableCommand {
         case .cannotFindHost?, .dnsLookupFailed?: "the host is unknown"
         case .networkConnectionLost?: "the connection was lost"
         case .notConnectedToInternet?: "there is no network"
-        default: (error as NSError).localizedDescription
+        default: UntrustedText.escaped((error as NSError).localizedDescription)
         }
     }
 }

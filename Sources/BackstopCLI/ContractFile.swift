@@ -60,7 +60,8 @@ struct ContractFile {
             throw Invalid(description: "a contract file is a JSON object; see `backstop check --help`")
         }
         if let stranger = object.keys.sorted().first(where: { !members.contains($0) }) {
-            throw Invalid(description: "unknown member '\(stranger)'; members are \(members.sorted().joined(separator: ", "))")
+            throw Invalid(
+                description: "unknown member \(InputFile.quoted(stranger)); members are \(members.sorted().joined(separator: ", "))")
         }
         let success = try success(object["success"])
         let code = try path(object["code"], "code")

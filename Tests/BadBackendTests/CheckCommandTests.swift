@@ -3,6 +3,7 @@ import Backstop
 import BackstopJSON
 import BackstopTestSupport
 import BadBackend
+import Clocks
 import Foundation
 import Testing
 
@@ -229,5 +230,135 @@ struct CheckCommandTests {
             let rtl = try await Self.report([base + "?message=" + query, "--contract", "b"])
             #expect(rtl.lines.dropFirst().first == "business failure: code 77777, message \"\(legitimate)\"")
         }
+    }
+
+    // MARK: Bounds: what it reads, and for how long
+
+    /// The description of what `arguments` fail with, or nil when they do not.
+    static func failure(_ arguments: [String]) async -> String? {
+        do {
+            _ = try await report(arguments)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A FIFO, a directory and a device are refused at once, each by name, as a source or a contract")
+    func notRegularFiles() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString).fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let directory = FileManager.default.temporaryDirectory.path
+        let body = try Self.file("{}")
+        let cases: [([String], String)] = [
+            ([fifo, "--contract", "b"], "cannot read '\(fifo)': it is a FIFO (named pipe), not a regular file"),
+            ([directory, "--contract", "b"], "cannot read '\(directory)': it is a directory, not a regular file"),
+            (["/dev/zero", "--contract", "b"], "cannot read '/dev/zero': it is a device, not a regular file"),
+            (["/dev/urandom", "--contract", "b"], "cannot read '/dev/urandom': it is a device, not a regular file"),
+            (
+                [body, "--contract", fifo],
+                "cannot read contract file '\(fifo)': it is a FIFO (named pipe), not a regular file (expected a, b, c or a contract file)"
+            ),
+            ([body, "--contract", "/dev/zero"], "cannot read contract file '/dev/zero': it is a device, not a regular file"),
+            (["/no/such/file.json", "--contract", "b"], "cannot read '/no/such/file.json': no such file"),
+        ]
+        for (arguments, expected) in cases {
+            let failure = await Self.failure(arguments)
+            #expect(failure?.hasPrefix(expected) == true, "\(arguments): \(failure ?? "no error")")
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A file over the limit is refused from its size, before it is read: a sparse 2 GiB file, and --max-bytes")
+    func fileOverTheLimit() async throws {
+        let path = try Self.file("")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        #expect(
+            await Self.failure([path, "--contract", "b"])
+                == "cannot read '\(path)': it is 2147483648 bytes, more than the limit of 16777216 bytes (--max-bytes raises it)")
+        let text = #"{"code":"200","msg":"OK","data":{}}"#
+        let small = try Self.file(text)
+        #expect(
+            await Self.failure([small, "--contract", "b", "--max-bytes", "10"])
+                == "cannot read '\(small)': it is \(text.utf8.count) bytes, more than the limit of 10 bytes (--max-bytes raises it)")
+        #expect(try await Self.report([small, "--contract", "b", "--max-bytes", String(text.utf8.count)]).exitCode == 0)
+        #expect(throws: (any Error).self) { try CheckCommand.parse([small, "--contract", "b", "--max-bytes", "0"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse([small, "--contract", "b", "--max-bytes", "2000000000"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse([small, "--contract", "b", "--timeout", "1e300"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse([small, "--contract", "b", "--timeout", "nan"]) }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A URL's body over the limit is refused, by its Content-Length or as it arrives")
+    func urlOverTheLimit() async throws {
+        try await withBackend { _, url in
+            let source = url.absoluteString + "/b/sized/5000"
+            let failure = await Self.failure([source, "--contract", "b", "--max-bytes", "1000"])
+            #expect(failure?.hasPrefix("cannot fetch \(source): its body ") == true, "\(failure ?? "no error")")
+            #expect(failure?.contains("limit of 1000") == true)
+            let whole = try await Self.report([source, "--contract", "b", "--max-bytes", "6000"])
+            #expect(whole.exitCode == 0)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("--timeout is a deadline for the whole fetch, on the clock the command is given: a server that never answers")
+    func totalDeadline() async throws {
+        // The server's clock is a test clock nobody advances: its slow answer never comes.
+        try await withBackend { backend, url in
+            let clock = TestClock()
+            let source = url.absoluteString + "/scenarios/slow/b/products/1"
+            let command = try CheckCommand.parse([source, "--contract", "b", "--timeout", "30"])
+            let check = Task { () async throws -> (lines: [String], exitCode: Int32) in try await command.report(clock: clock) }
+            _ = try await backend.requestLog.arrival(where: { $0.scenario == .slow })
+            // Past the deadline, not onto it: a test clock keeps waiting a sleep that starts at its deadline.
+            await clock.advance(by: .seconds(31))
+            let error = await #expect(throws: CheckCommand.Unreadable.self) { try await check.value }
+            #expect(error?.description == "cannot fetch \(source): it did not finish within 30 seconds (--timeout)")
+        }
+    }
+
+    @Test("--timeout ends a body that keeps trickling: a deadline for the whole, not between bytes")
+    func tricklingBody() async throws {
+        let server = try TricklingServer()
+        defer { server.stop() }
+        let clock = TestClock()
+        let source = "http://127.0.0.1:\(server.port)/b/products"
+        let command = try CheckCommand.parse([source, "--contract", "b", "--timeout", "30"])
+        let check = Task { () async throws -> (lines: [String], exitCode: Int32) in try await command.report(clock: clock) }
+        await server.connected()
+        // A byte every 5 seconds on the command's clock: never idle, and past the deadline after 35.
+        for _ in 0..<7 {
+            server.trickle()
+            await clock.advance(by: .seconds(5))
+        }
+        let error = await #expect(throws: CheckCommand.Unreadable.self) { try await check.value }
+        #expect(error?.description == "cannot fetch \(source): it did not finish within 30 seconds (--timeout)")
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("Text from paths and contract files is escaped: file names, member names and contract paths")
+    func hostilePathsAndContracts() async throws {
+        let hostile = "\u{1B}]0;pwned\u{7}\u{202E}txt.exe\n"
+        let missing = "/no/such/" + hostile + ".json"
+        let noFile = try #require(await Self.failure([missing, "--contract", "b"]))
+        #expect(noFile == "cannot read '\(UntrustedText.escaped(missing))': no such file")
+
+        let stranger = try Self.file("{\"code\":\"c\",\"success\":{\"codes\":[200]},\"\\u001b[2J\":1}")
+        let unknown = try #require(await Self.failure([try Self.file("{}"), "--contract", stranger]))
+        #expect(unknown.contains(#"unknown member '\u{1B}[2J'"#), "\(unknown)")
+
+        let contract = try Self.file("{\"code\":\"a\\u001b[2Jb\",\"success\":{\"codes\":[200]}}")
+        let body = try Self.file(#"{"code":200}"#)
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)\u{1B}[31m.json").path
+        let report = try await Self.report([body, "--contract", contract, "--drift-report", saved])
+        #expect(Self.unsafe(report.lines).isEmpty, "\(report.lines)")
+        #expect(report.lines.first?.hasPrefix(#"contract: code at $['a\u{1B}[2Jb']"#) == true, "\(report.lines)")
+        #expect(report.lines.last == "drift report: " + UntrustedText.escaped(saved))
+        for failure in [noFile, unknown] { #expect(Self.unsafe([failure]).isEmpty) }
     }
 }
