@@ -66,7 +66,7 @@ extension BackstopClient {
             #expect(table[1].hasPrefix("2      GET users  $.data[*].age   string  coerced"))
             let markdown = report.table(markdown: true).split(separator: "\n").map(String.init)
             #expect(markdown[0] == "| count | operation | path | found | action | first seen | last seen | sample |")
-            #expect(markdown[2].hasPrefix("| 2 | GET users | $.data[*].age | string | coerced | 2026-11-18T"))
+            #expect(markdown[2].hasPrefix(#"| 2 | GET users | \$.data\[\*\].age | string | coerced | 2026-11-18T"#))
         }
 
         @Test("memory stays bounded with 100,000 distinct paths, and what was left out is counted")
@@ -81,6 +81,107 @@ extension BackstopClient {
             #expect(report.entries.count == 1_000)
             #expect(report.droppedRepairs == 99_000)
             #expect(report.table().hasSuffix("99000 more repairs of kinds the recorder had no room for"))
+        }
+
+        @Test("300,000 distinct operations: counters for the first 500, the rest under other, counted as dropped labels")
+        func boundedOperations() throws {
+            let metrics = TestMetrics()
+            let recorder = ContractDriftRecorder(metricsFactory: metrics, now: { Self.fixedNow })
+            #expect(recorder.maximumOperations == 500)
+            for index in 0..<300_000 {
+                recorder.record(
+                    [
+                        Repair(path: "$.id", expected: "Int", found: .init(kind: .string, excerpt: "x"), action: .coerced),
+                        Repair(
+                            path: "$.name", expected: "String", found: .init(kind: .null, excerpt: "null"), action: .defaultedBecauseNull),
+                    ], operation: "GET users/\(index)")
+            }
+            let counters = metrics.counters(label: "backstop_contract_drift_total")
+            // 500 operations with two actions each, and the two actions of "other".
+            #expect(counters.count == 1_002)
+            let other = counters.filter { $0.dimensions.contains { $0 == ("operation", ContractDriftRecorder.otherOperation) } }
+            #expect(other.map(\.totalValue) == [299_500, 299_500])
+            #expect(counters.map(\.totalValue).reduce(0, +) == 600_000)
+            let report = recorder.report()
+            #expect(report.entries.count == 1_000)
+            #expect(report.droppedRepairs == 599_000)
+            #expect(report.droppedOperationLabels == 599_000)
+            #expect(
+                report.table().hasSuffix(
+                    #"599000 repairs counted in the metric under operation "other": the recorder had counters for its most operations"#))
+
+            // An operation that has counters keeps them after the others came.
+            recorder.record(
+                [Repair(path: "$.id", expected: "Int", found: .init(kind: .string, excerpt: "x"), action: .coerced)],
+                operation: "GET users/7")
+            #expect(recorder.report().droppedOperationLabels == 599_000)
+            recorder.reset()
+            #expect(recorder.report() == ContractDriftReport(entries: []))
+            let decoded = try JSONDecoder().decode(ContractDriftReport.self, from: JSONEncoder().encode(report))
+            #expect(decoded == report)
+        }
+
+        @Test("an operation name or a path longer than 256 scalars is cut there, and long ones that start alike share an entry")
+        func boundedText() {
+            let recorder = ContractDriftRecorder(metricsFactory: TestMetrics())
+            let long = String(repeating: "a", count: 300)
+            for suffix in ["x", "y"] {
+                recorder.record(
+                    [Repair(path: "$." + long + suffix, expected: "Int", found: .init(kind: .string, excerpt: "x"), action: .coerced)],
+                    operation: "GET " + long + suffix)
+            }
+            let entries = recorder.report().entries
+            #expect(entries.count == 1)
+            #expect(entries.first?.count == 2)
+            #expect(entries.first?.operation == "GET " + String(repeating: "a", count: 252) + "…")
+            #expect(entries.first?.path == "$." + String(repeating: "a", count: 254) + "…")
+            // A grapheme of one letter and a million combining marks is cut too.
+            let grapheme = "e" + String(repeating: "\u{301}", count: 1_000_000)
+            recorder.record(
+                [Repair(path: "$.x", expected: "Int", found: .init(kind: .string, excerpt: "x"), action: .coerced)], operation: grapheme)
+            #expect(recorder.report().entries.contains { $0.operation.unicodeScalars.count == 257 })
+        }
+
+        @Test("the Markdown table escapes what Markdown or HTML would act on, and reads back as the text it was")
+        func markdownEscapes() throws {
+            let hostile = [
+                "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "a|b", "`code`", "**bold** _it_ ~~gone~~",
+                "&lt;script&gt;", "![i](http://x/i.png)", "$x$", "\\|",
+            ]
+            let entries = hostile.enumerated().map { index, text in
+                ContractDriftReport.Entry(
+                    operation: text, path: "$." + text, action: "coerced", found: "string", count: index + 1,
+                    firstSeen: Self.fixedNow, lastSeen: Self.fixedNow, sample: text)
+            }
+            let rows = ContractDriftReport(entries: entries).table(markdown: true).split(separator: "\n").dropFirst(2)
+            #expect(rows.count == hostile.count)
+            #expect(
+                rows.first
+                    == #"| 9 | \\\\\| | \$.\\\\\| | string | coerced | 2026-11-18T11:06:40Z | 2026-11-18T11:06:40Z | \\\\\| |"#)
+            #expect(
+                rows.contains(
+                    #"| 1 | \<img src=x onerror=alert(1)\> | \$.\<img src=x onerror=alert(1)\> | string | coerced | 2026-11-18T11:06:40Z | 2026-11-18T11:06:40Z | \<img src=x onerror=alert(1)\> |"#
+                ))
+            for (row, text) in zip(rows.reversed(), hostile) {
+                // Every active character has its backslash: removing them gives the text back, three times a row.
+                var cells = row.dropFirst(2).dropLast(2).components(separatedBy: " | ")
+                cells = cells.map { cell in
+                    var plain = ""
+                    var escaping = false
+                    for character in cell {
+                        if !escaping, character == "\\" {
+                            escaping = true
+                            continue
+                        }
+                        #expect(escaping || !"`*_~[]<>&!|$#".contains(character), "\(row)")
+                        escaping = false
+                        plain.append(character)
+                    }
+                    return plain
+                }
+                #expect(cells[1] == UntrustedText.escaped(text))
+                #expect(cells[7] == UntrustedText.escaped(text))
+            }
         }
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// how, how often and since when; `Codable`, for an app to upload or write to disk.
 ///
 /// Dates are written as ISO 8601 text whatever the encoder's date strategy, so a report reads
-/// the same in any tool.
+/// the same in any tool. Reading one refuses a count (an entry's, or a dropped count) below
+/// zero or that is no whole number `Int` holds with a `DecodingError` at that count, whoever
+/// wrote the file.
 ///
 /// `backstop report FILE.json` renders one as a table for a backend team.
 public struct ContractDriftReport: Codable, Sendable, Hashable {
@@ -49,6 +51,11 @@ public struct ContractDriftReport: Codable, Sendable, Hashable {
     public var entries: [Entry]
     /// Repairs not kept because the recorder was full: they belong to entries it had no room for.
     public var droppedRepairs: Int
+    /// Repairs whose operation the metric `backstop_contract_drift_total` does not name: the
+    /// recorder already had counters for ``ContractDriftRecorder/maximumOperations`` operations,
+    /// so it counted them under ``ContractDriftRecorder/otherOperation``. Their entries are kept
+    /// as any others are. 0 in a report written before this count existed.
+    public var droppedOperationLabels: Int
 
     /// The format version this build writes and reads.
     public static let currentVersion = 1
@@ -59,10 +66,56 @@ public struct ContractDriftReport: Codable, Sendable, Hashable {
     ///   - version: The format's version; ``currentVersion`` unless given.
     ///   - entries: The entries; sorted most frequent first.
     ///   - droppedRepairs: Repairs the recorder had no room for.
-    public init(version: Int = currentVersion, entries: [Entry], droppedRepairs: Int = 0) {
+    ///   - droppedOperationLabels: Repairs the metric counted under ``ContractDriftRecorder/otherOperation``.
+    public init(version: Int = currentVersion, entries: [Entry], droppedRepairs: Int = 0, droppedOperationLabels: Int = 0) {
         self.version = version
         self.entries = entries.sorted { ($0.count, $1.operation, $1.path) > ($1.count, $0.operation, $0.path) }
         self.droppedRepairs = droppedRepairs
+        self.droppedOperationLabels = droppedOperationLabels
+    }
+}
+
+extension ContractDriftReport {
+    private enum CodingKeys: String, CodingKey {
+        case version, entries, droppedRepairs, droppedOperationLabels
+    }
+
+    /// Reads a report; `droppedOperationLabels` may be missing (0), and no count may be below zero.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            version: try container.decode(Int.self, forKey: .version),
+            entries: try container.decode([Entry].self, forKey: .entries),
+            droppedRepairs: try Self.count(.droppedRepairs, in: container),
+            droppedOperationLabels: try Self.count(.droppedOperationLabels, in: container, ifMissing: 0))
+    }
+
+    /// Writes the report.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(droppedRepairs, forKey: .droppedRepairs)
+        try container.encode(droppedOperationLabels, forKey: .droppedOperationLabels)
+    }
+
+    /// The count at `key`: a whole number from 0 to `Int.max`, or `ifMissing` when there is none and that is allowed.
+    fileprivate static func count<Key: CodingKey>(
+        _ key: Key, in container: KeyedDecodingContainer<Key>, ifMissing: Int? = nil
+    ) throws -> Int {
+        if let ifMissing, !container.contains(key) { return ifMissing }
+        guard let count = try? container.decode(Int.self, forKey: key) else {
+            // JSONDecoder says only "not valid JSON", without where, of a number that is no Int.
+            if let number = try? container.decode(Double.self, forKey: key) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "a count is a whole number from 0 to \(Int.max), not \(number)")
+            }
+            return try container.decode(Int.self, forKey: key)
+        }
+        guard count >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "a count is 0 or more, not \(count)")
+        }
+        return count
     }
 }
 
@@ -86,7 +139,7 @@ extension ContractDriftReport.Entry {
             path: try container.decode(String.self, forKey: .path),
             action: try container.decode(String.self, forKey: .action),
             found: try container.decode(String.self, forKey: .found),
-            count: try container.decode(Int.self, forKey: .count),
+            count: try ContractDriftReport.count(.count, in: container),
             firstSeen: try date(.firstSeen), lastSeen: try date(.lastSeen),
             sample: try container.decode(String.self, forKey: .sample))
     }
