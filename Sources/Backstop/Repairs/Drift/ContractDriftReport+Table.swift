@@ -6,10 +6,10 @@ extension ContractDriftReport {
     /// columns, or a Markdown table for an issue tracker.
     ///
     /// Every text from the network or the report is escaped: control and bidirectional
-    /// characters as ``UntrustedText/escaped(_:)`` writes them; in Markdown also every character
-    /// Markdown or HTML would act on (`\`, `` ` ``, `*`, `_`, `~`, `[`, `]`, `<`, `>`, `&`, `!`,
-    /// `|`, `$`, `#`) gets a backslash, so `<img onerror=…>`, `[x](javascript:…)` or a pipe in a
-    /// sample reads as the text it is and never becomes a tag, a link or another column.
+    /// characters as `UntrustedText.escaped(_:)` writes them; in Markdown also every character
+    /// Markdown or HTML would act on (backslash, backtick, `*`, `_`, `~`, `[`, `]`, `<`, `>`,
+    /// `&`, `!`, `|`, `$`, `#`) gets a backslash, so `<img onerror=…>`, `[x](javascript:…)` or a
+    /// pipe in a sample reads as the text it is and never becomes a tag, a link or another column.
     public func table(markdown: Bool = false) -> String {
         let header = ["count", "operation", "path", "found", "action", "first seen", "last seen", "sample"]
         let format = ISO8601DateFormatter()
