@@ -3,8 +3,10 @@ import PackageDescription
 
 // Traits keep what an app resolves small: each names the heavy packages of one optional part,
 // and every use of those packages below is guarded by it. With Swift 6.2 or later, an app that
-// depends on Backstop with `traits: []` resolves only Backstop's own packages (7, not 31).
+// depends on Backstop with `traits: []` resolves only Backstop's own packages (6, not 31).
 // All are on by default, so `swift run backstop demo` and `swift test` here need no flags.
+// A package used anywhere without its trait's guard, a test target's included, is resolved
+// by every app again: guard each new use with `guarded(_:_:by:)`.
 func guarded(_ product: String, _ package: String, by trait: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: [trait]))
 }

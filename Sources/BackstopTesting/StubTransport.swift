@@ -57,7 +57,7 @@ public final class StubTransport: ClientTransport, Sendable {
     ///   - method: The request's method.
     ///   - path: The path relative to the client's base URL (`b/account` or `/b/account`); with
     ///     a query (`items?page=2`) only requests with exactly that query match.
-    ///   - responses: What the requests get, at least one.
+    ///   - responses: What the requests get; with none, a 404.
     public func stub(_ method: HTTPRequest.Method, _ path: String, _ responses: StubResponse...) {
         let key = Key(method: method, path: path)
         state.withLock { state in
