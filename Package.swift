@@ -1,5 +1,15 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
+
+// Traits keep what an app resolves small: each names the heavy packages of one optional part,
+// and every use of those packages below is guarded by it. With Swift 6.2 or later, an app that
+// depends on Backstop with `traits: []` resolves only Backstop's own packages (6, not 31).
+// All are on by default, so `swift run backstop demo` and `swift test` here need no flags.
+// A package used anywhere without its trait's guard, a test target's included, is resolved
+// by every app again: guard each new use with `guarded(_:_:by:)`.
+func guarded(_ product: String, _ package: String, by trait: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: [trait]))
+}
 
 let package = Package(
     name: "Backstop",
@@ -14,6 +24,19 @@ let package = Package(
         .executable(name: "backstop", targets: ["BackstopCLI"]),
         // BadBackend: a misbehaving server for tests and demos; never a dependency of Backstop.
         .library(name: "BadBackend", targets: ["BadBackend"]),
+        // A stub transport for unit-testing an app's calls without a server; Backstop only.
+        .library(name: "BackstopTesting", targets: ["BackstopTesting"]),
+    ],
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "The BackstopAsyncHTTPClient product: AsyncHTTPClient and SwiftNIO."),
+        .trait(name: "Tracing", description: "The BackstopTracing product: swift-distributed-tracing."),
+        .trait(
+            name: "BadBackend",
+            description:
+                "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
+        ),
+        .trait(name: "Development", description: "This package's own tests: swift-clocks, swift-property-based, swift-custom-dump."),
+        .default(enabledTraits: ["AsyncHTTPClient", "Tracing", "BadBackend", "Development"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,19 +72,28 @@ let package = Package(
             ],
             resources: [.process("Resources")]
         ),
+        // StubTransport: canned answers by method and path, on the clock a test gives it.
+        .target(
+            name: "BackstopTesting",
+            dependencies: [
+                "Backstop",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
         // AsyncHTTPClient's transport with typed errors: NIO stays out of `Backstop` itself.
         .target(
             name: "BackstopAsyncHTTPClient",
             dependencies: [
                 "Backstop",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
+                guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOPosix", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOSSL", "swift-nio-ssl", by: "AsyncHTTPClient"),
             ]
         ),
         // Spans for Backstop's calls: swift-distributed-tracing stays out of `Backstop` itself.
@@ -69,8 +101,8 @@ let package = Package(
             name: "BackstopTracing",
             dependencies: [
                 "Backstop",
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                guarded("Tracing", "swift-distributed-tracing", by: "Tracing"),
+                guarded("Instrumentation", "swift-distributed-tracing", by: "Tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -81,21 +113,21 @@ let package = Package(
                 "BackstopJSON",
                 "Backstop",
                 "BadBackend",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                guarded("ArgumentParser", "swift-argument-parser", by: "BadBackend"),
+                guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
                 // The demo shows the engineers' log lines it captured.
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 // BadBackend's clock in the demo, moved by hand so a token expires without waiting.
-                .product(name: "Clocks", package: "swift-clocks"),
+                guarded("Clocks", "swift-clocks", by: "BadBackend"),
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
         .target(
             name: "BadBackend",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                guarded("Hummingbird", "hummingbird", by: "BadBackend"),
+                guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -107,11 +139,11 @@ let package = Package(
                 "Backstop",
                 "BackstopAsyncHTTPClient",
                 "BadBackend",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
+                guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                guarded("Clocks", "swift-clocks", by: "Development"),
             ],
             path: "Tests/Support"
         ),
@@ -119,8 +151,8 @@ let package = Package(
             name: "BackstopJSONTests",
             dependencies: [
                 "BackstopJSON",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "CustomDump", package: "swift-custom-dump"),
+                guarded("PropertyBased", "swift-property-based", by: "Development"),
+                guarded("CustomDump", "swift-custom-dump", by: "Development"),
             ]
         ),
         .testTarget(
@@ -140,10 +172,10 @@ let package = Package(
                 "BackstopTestSupport",
                 "BackstopCLI",
                 "Backstop",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                guarded("ArgumentParser", "swift-argument-parser", by: "BadBackend"),
+                guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                guarded("Clocks", "swift-clocks", by: "Development"),
             ]
         ),
         // The real client on both transports against BadBackend over loopback: every scenario.
@@ -155,7 +187,7 @@ let package = Package(
                 "BadBackend",
                 "BackstopTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                guarded("Clocks", "swift-clocks", by: "Development"),
             ]
         ),
         // Every Swift block of README.md, the DocC articles and the symbols' comments, as written
@@ -165,14 +197,15 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 "BackstopJSON",
+                "BackstopTesting",
                 "BackstopAsyncHTTPClient",
                 "BackstopTracing",
                 "BadBackend",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                guarded("Clocks", "swift-clocks", by: "Development"),
             ]
         ),
         // The client and its sessions against BadBackend and both transports.
@@ -181,20 +214,30 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 "BackstopAsyncHTTPClient",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
+                guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOSSL", "swift-nio-ssl", by: "AsyncHTTPClient"),
                 "BackstopJSON",
                 "BadBackend",
                 "BackstopTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "Clocks", package: "swift-clocks"),
+                guarded("Clocks", "swift-clocks", by: "Development"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 "BackstopTracing",
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                guarded("InMemoryTracing", "swift-distributed-tracing", by: "Tracing"),
+                guarded("Tracing", "swift-distributed-tracing", by: "Tracing"),
+            ]
+        ),
+        // The stub transport's rules, on swift-clocks' TestClock.
+        .testTarget(
+            name: "BackstopTestingTests",
+            dependencies: [
+                "Backstop",
+                "BackstopTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                guarded("Clocks", "swift-clocks", by: "Development"),
             ]
         ),
     ]

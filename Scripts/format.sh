@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-paths=(Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz)
+paths=(Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz Examples/*/Package.swift Examples/*/Sources Examples/*/Tests)
 if [ "${1:-}" = "--check" ]; then
     swift format lint --strict --configuration .swift-format --recursive --parallel "${paths[@]}"
 else

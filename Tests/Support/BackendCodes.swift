@@ -1,6 +1,12 @@
 import Backstop
 import BadBackend
 
+/// BadBackend's general codes, by the short name the tests have always used. BadBackend nests
+/// them so an app's own `GeneralCode` never clashes with them.
+public typealias GeneralCode = BadBackend.GeneralCode
+/// BadBackend's study-group codes, by the short name the tests have always used.
+public typealias StudyGroupCode = BadBackend.StudyGroupCode
+
 // The app's codes are BadBackend's own: an app declares the same values with the roles it acts on.
 extension GeneralCode: ServerCode {
     public var role: ServerCodeRole? {

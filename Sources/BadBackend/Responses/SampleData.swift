@@ -50,7 +50,7 @@ enum SampleData {
             ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "stock") })
     }
 
-    /// A study group of the module whose codes are ``StudyGroupCode``.
+    /// A study group of the module whose codes are ``BadBackend/StudyGroupCode``.
     static func studyGroup(id: Int, _ dirt: Dirt?) -> JSONText {
         var members: [JSONText] = [(1, "Ada"), (2, "Grace"), (3, "Linus")].map { member in
             .object([("id", number(member.0, dirt)), ("nickname", .string(member.1))])

@@ -7,9 +7,9 @@ public enum Scenario: Sendable, Hashable {
     /// The payload, with this dirt, in a success envelope.
     case dirty(Dirt)
     /// A general business code in a failure envelope (200 unless `?status=` says otherwise).
-    case general(GeneralCode)
+    case general(BadBackend.GeneralCode)
     /// A study-group business code in a failure envelope (200 unless `?status=` says otherwise).
-    case studyGroup(StudyGroupCode)
+    case studyGroup(BadBackend.StudyGroupCode)
     /// A business code no client declares, ``unknownCode``, in a failure envelope.
     case unknownCode
     /// ``unknownBusinessCode`` in a failure envelope whose message is ``hostileText``: valid
@@ -80,8 +80,8 @@ public enum Scenario: Sendable, Hashable {
     /// Every scenario, in the order `GET /scenarios` lists them.
     public static let all: [Scenario] =
         Dirt.allCases.map(Scenario.dirty)
-        + GeneralCode.allCases.map(Scenario.general)
-        + StudyGroupCode.allCases.map(Scenario.studyGroup)
+        + BadBackend.GeneralCode.allCases.map(Scenario.general)
+        + BadBackend.StudyGroupCode.allCases.map(Scenario.studyGroup)
         + [.unknownCode, .hostileMessage]
         + httpStatuses.map(Scenario.httpStatus)
         + [.htmlErrorPage, .emptyBody, .truncatedBody, .wrongContentType, .slow, .connectionClosedMidBody, .outage, .burst]
@@ -107,9 +107,9 @@ public enum Scenario: Sendable, Hashable {
     public enum Group: String, Sendable, CaseIterable {
         /// A success envelope around a dirty payload.
         case dirtyData = "dirty-data"
-        /// A ``GeneralCode`` in a failure envelope.
+        /// A ``BadBackend/GeneralCode`` in a failure envelope.
         case generalCode = "general-code"
-        /// A ``StudyGroupCode`` in a failure envelope.
+        /// A ``BadBackend/StudyGroupCode`` in a failure envelope.
         case moduleCode = "module-code"
         /// A code no client declares in a failure envelope, with an ordinary or a hostile message.
         case unknownCode = "unknown-code"

@@ -47,7 +47,7 @@ struct ScenarioCatalogue: Encodable {
         QueryItem(name: "status", summary: "the HTTP status of a business-code scenario's envelope; 200 by default"),
         QueryItem(name: "retryAfter", summary: "the Retry-After of http-429 (1 by default) and http-503"),
     ]
-    let generalCodes = Dictionary(uniqueKeysWithValues: GeneralCode.allCases.map { ($0.scenario.name, $0.rawValue) })
+    let generalCodes = Dictionary(uniqueKeysWithValues: BadBackend.GeneralCode.allCases.map { ($0.scenario.name, $0.rawValue) })
     let auth: Auth
     let randomFaults: Faults?
 

@@ -21,7 +21,7 @@ struct AnswerContext {
 
     /// A 401 whose envelope says the session is over.
     private func signInRequired(_ message: String) -> Answer {
-        failure(.unauthorized, code: GeneralCode.signInRequired.rawValue, message: message)
+        failure(.unauthorized, code: BadBackend.GeneralCode.signInRequired.rawValue, message: message)
     }
 
     /// The resource the route names, with `dirt`, or the auth failure that stands in its way.
@@ -34,9 +34,11 @@ struct AnswerContext {
             case .valid: break
             case .expired:
                 let status: HTTPResponse.Status = backend.configuration.expiredToken == .unauthorized ? .unauthorized : .ok
-                return failure(status, code: GeneralCode.tokenExpired.rawValue, message: GeneralCode.tokenExpired.scenario.message)
+                return failure(
+                    status, code: BadBackend.GeneralCode.tokenExpired.rawValue,
+                    message: BadBackend.GeneralCode.tokenExpired.scenario.message)
             case .missing, .unknown:
-                return signInRequired(GeneralCode.signInRequired.scenario.message)
+                return signInRequired(BadBackend.GeneralCode.signInRequired.scenario.message)
             }
         }
         switch route.resource {
