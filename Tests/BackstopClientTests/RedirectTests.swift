@@ -53,7 +53,8 @@ extension BackstopClient {
         // MARK: In memory
 
         @Test func aSameOriginRedirectIsFollowedWithTheCallsHeaderFields() async throws {
-            let transport = ScriptedTransport { index, _ in index == 0 ? Self.redirect(.found, to: "/v1/moved?page=2") : .init(status: .ok) }
+            let transport = ScriptedTransport { index, _ in index == 0 ? Self.redirect(.found, to: "/v1/moved?page=2") : .init(status: .ok)
+            }
             let value = try await Self.client(transport).send(
                 Endpoint<String, NoModuleCodes>(.get, "items", headerFields: Self.credentials))
             #expect(value == "ok")

@@ -19,9 +19,9 @@ extension BackstopClient {
             case gzipBomb
         }
 
-        /// What the probe adds on top of the body's limit: buffers in flight and the
-        /// libraries' working memory, measured at 1–9 MiB on Linux (see Benchmarks/README.md).
-        static let allowanceKiB = 16 << 10
+        /// What a call may add on top of the body's limit: chunks in flight and the libraries'
+        /// working memory, measured at up to 2.1 MiB on Linux (see Benchmarks/README.md).
+        static let allowanceKiB = 4 << 10
 
         static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n\"ok\""
 
@@ -44,7 +44,8 @@ extension BackstopClient {
                         for _ in 0..<((1 << 30) / block.count) { try connection.write(block) }
                     case .gzipBomb:
                         try connection.write(
-                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n"
+                        )
                         try connection.write(bomb)
                         connection.waitForClose()
                     }
@@ -59,7 +60,10 @@ extension BackstopClient {
             let ended = try await HostileProbe.run(transport, server.url)
             let report = try #require(ended.report, "the probe printed \(ended.output), status \(ended.status)")
             print("peak memory, \(transport), \(body.rawValue): +\(report.growthKiB) KiB over \(report.baselineKiB) KiB, \(report.outcome)")
-            #expect(report.outcome == "client responseTooLarge" || (body == .gzipBomb && transport == "asyncHTTPClient"))
+            // AsyncHTTPClient does not inflate unless configured to: it reads the 650 KB as they
+            // are, which are not JSON.
+            let inflates = !(body == .gzipBomb && transport == "asyncHTTPClient")
+            #expect(inflates ? report.outcome == "client responseTooLarge" : report.outcome.hasPrefix("other"))
             #expect(report.growthKiB <= report.limit / 1024 + Self.allowanceKiB, "grew \(report.growthKiB) KiB")
         }
     }

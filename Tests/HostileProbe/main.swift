@@ -17,7 +17,8 @@ guard arguments.count >= 3, let baseURL = URL(string: arguments[2]) else {
     print("usage: HostileProbe <default|urlSession|asyncHTTPClient> <url> [maximumResponseBytes]")
     exit(2)
 }
-let limit = arguments.count > 3 ? Int(arguments[3]) ?? ClientPipeline.defaultMaximumResponseBytes : ClientPipeline.defaultMaximumResponseBytes
+let limit =
+    arguments.count > 3 ? Int(arguments[3]) ?? ClientPipeline.defaultMaximumResponseBytes : ClientPipeline.defaultMaximumResponseBytes
 
 /// The peak resident memory so far, in KiB (`VmHWM` on Linux, `ru_maxrss` on Apple platforms).
 func peakKiB() -> Int {

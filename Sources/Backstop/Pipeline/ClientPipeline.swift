@@ -93,8 +93,8 @@ public struct ClientPipeline: Sendable {
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`; request bodies
     /// that can be read only once are buffered up to it to be replayed.
     public var maximumResponseBytes: Int
-    /// Times out calls and attempts and waits out backoffs; tests pass a `TestClock` or an
-    /// `ImmediateClock`.
+    /// Times out calls and attempts and waits out backoffs; tests pass a `TestClock`, or an
+    /// `ImmediateClock` with ``timeout`` `nil`, since it passes every timeout at once.
     public var clock: any Clock<Duration>
     /// A number in `0…1` that picks each backoff's jitter.
     public var random: @Sendable () -> Double

@@ -35,6 +35,12 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<Head, any Error>) in
                 exchanges.withLock { $0[id] = Exchange(head: head, chunks: chunks, feed: feed, limit: limit) }
+                // Cancelled before the exchange was registered: `onCancel` found nothing to end.
+                guard !Task.isCancelled else {
+                    fail(id, with: CancellationError())
+                    task.cancel()
+                    return
+                }
                 task.resume()
             }
         } onCancel: {

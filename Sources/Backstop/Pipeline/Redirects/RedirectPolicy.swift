@@ -6,8 +6,8 @@ import HTTPTypes
 /// ```swift
 /// var pipeline = ClientPipeline()
 /// pipeline.redirects = RedirectPolicy(maximumRedirects: 3)
-/// // One endpoint whose downloads live on a CDN, another origin:
-/// let file = Endpoint<Manifest, NoModuleCodes>(.get, "files/manifest", redirects: .followingOtherOrigins)
+/// // An endpoint whose answer lives on a CDN, another origin, that needs no credential:
+/// let export = Endpoint<StudyGroup, StudyGroupCode>(.get, "groups/42/export", redirects: .followingOtherOrigins)
 /// ```
 ///
 /// The rules, for a response whose status is 301, 302, 303, 307 or 308 and that has a `Location`:
