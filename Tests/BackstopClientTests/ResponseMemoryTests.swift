@@ -19,9 +19,10 @@ extension BackstopClient {
             case gzipBomb
         }
 
-        /// What a call may add on top of the body's limit: chunks in flight and the libraries'
-        /// working memory, measured at up to 2.1 MiB on Linux (see Benchmarks/README.md).
-        static let allowanceKiB = 4 << 10
+        /// What a call may add on top of the body's limit: chunks in flight (URLSession queues
+        /// each chunk for its delegate, and reads on meanwhile) and the libraries' working memory,
+        /// measured at up to 6 MiB over the limit on Linux (see Benchmarks/README.md).
+        static let allowanceKiB = 8 << 10
 
         static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n\"ok\""
 

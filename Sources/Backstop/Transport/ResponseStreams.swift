@@ -16,7 +16,9 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     private struct Exchange {
         /// The caller waiting for the response head; `nil` once it has it.
         var head: CheckedContinuation<Head, any Error>?
-        let chunks: Chunks
+        /// The body until it goes to the caller with the head: kept no longer, so that the
+        /// caller dropping it ends the stream, which cancels the task.
+        var chunks: Chunks?
         let feed: Chunks.Continuation
         let limit: Int
         var received = 0
@@ -76,14 +78,16 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         let (head, chunks, tooLarge): (CheckedContinuation<Head, any Error>?, Chunks?, Bool) = exchanges.withLock { exchanges in
             guard var exchange = exchanges[id] else { return (nil, nil, false) }
             let head = exchange.head
+            let chunks = exchange.chunks
             exchange.head = nil
+            exchange.chunks = nil
             if case .known(let length) = length, length > exchange.limit {
                 exchanges[id] = nil
                 exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
-                return (head, exchange.chunks, true)
+                return (head, chunks, true)
             }
             exchanges[id] = exchange
-            return (head, exchange.chunks, false)
+            return (head, chunks, false)
         }
         // Refused from its length: not a byte of the body is read.
         completionHandler(tooLarge || head == nil ? .cancel : .allow)
