@@ -126,6 +126,29 @@ extension BackstopClient {
             #expect(requests[1].request.headerFields.map(\.name) == [.accept])
         }
 
+        /// Puts the session's credential in a header of its own name, which no deny list knows.
+        struct HeaderAuthenticator: Authenticator {
+            func apply(_ credential: String, to request: inout HTTPRequest) {
+                request.headerFields[HTTPField.Name("X-Session-Token")!] = credential
+            }
+            func refresh(_ credential: String) async throws -> String { credential }
+        }
+
+        /// The credential the session applied stays home, whatever the header it went in.
+        @Test func theSessionsCredentialNeverFollowsARedirectToAnotherOrigin() async throws {
+            let transport = ScriptedTransport { index, _ in
+                index == 0 ? Self.redirect(.temporaryRedirect, to: "https://cdn.example.net/files/1") : .init(status: .ok)
+            }
+            var client = Self.client(transport)
+            client.pipeline.authentication = .session(AuthSession(authenticator: HeaderAuthenticator(), credential: "session-secret"))
+            _ = try await client.send(Endpoint<String, NoModuleCodes>(.get, "files/1", redirects: .followingOtherOrigins))
+            let requests = transport.requests
+            #expect(requests.count == 2)
+            #expect(requests[0].request.headerFields[HTTPField.Name("X-Session-Token")!] == "session-secret")
+            #expect(requests[1].request.headerFields[HTTPField.Name("X-Session-Token")!] == nil)
+            #expect(!requests[1].request.headerFields.contains { $0.value.contains("session-secret") })
+        }
+
         /// https to http is never followed, even by an endpoint that follows other origins.
         @Test func httpsToHttpIsNeverFollowed() async throws {
             let transport = ScriptedTransport { _, _ in Self.redirect(.movedPermanently, to: "http://api.example.com/v1/items") }
