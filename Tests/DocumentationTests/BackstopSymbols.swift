@@ -123,7 +123,7 @@ func giveAGeneratedClientThePipeline() throws -> Client {
     let pipeline = configureThePipeline().pipeline
     let generated = Client(
         serverURL: try Servers.Server1.url(),
-        transport: URLSessionTransport(),
+        transport: StreamingURLSessionTransport(),
         middlewares: [PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)]
     )
     return generated
