@@ -27,17 +27,34 @@ extension BackstopClient {
                 case .theHeadersAndPartOfTheBody: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n\"x"
                 }
             }
+
+            /// The rest of a complete answer.
+            var rest: String {
+                switch self {
+                case .partOfTheHeaders: "pe: application/json\r\nContent-Length: 4\r\n\r\n\"ok\""
+                case .theHeadersAndPartOfTheBody: "\"" + String(repeating: " ", count: 998)
+                }
+            }
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases, Trickle.allCases)
         func aTricklingServerEndsByTheDefaultDeadline(transport: TransportKind, trickle: Trickle) async throws {
+            // Released once the call has ended: the server then finishes its answer, since
+            // corelibs-foundation 6.3 stops the process when a connection it still reads closes
+            // mid-headers (see CorelibsFoundationTests), and its cancel does not always stop reading.
+            let release = DispatchSemaphore(value: 0)
             let server = try HostileServer { connection in
                 try connection.readRequest()
                 try connection.write(trickle.bytes)
+                release.wait()
+                try connection.write(trickle.rest)
                 connection.waitForClose()
             }
-            defer { server.stop() }
+            defer {
+                release.signal()
+                server.stop()
+            }
             let clock = TestClock()
             // The pipeline's default timeout, on a clock the test moves.
             let client = makeClient(
@@ -50,6 +67,7 @@ extension BackstopClient {
             _ = await server.request(0)
             await clock.advance(by: ClientPipeline.defaultTimeout)
             let error = await call.value
+            release.signal()
             #expect(transportReason(of: error) == .timedOut, "\(String(describing: error))")
         }
     }
