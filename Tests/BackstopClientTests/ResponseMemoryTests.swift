@@ -21,8 +21,9 @@ extension BackstopClient {
 
         /// What a call may add on top of the body's limit: chunks in flight (URLSession queues
         /// each chunk for its delegate, and reads on meanwhile) and the libraries' working memory,
-        /// measured at up to 6 MiB over the limit on Linux (see Benchmarks/README.md).
-        static let allowanceKiB = 8 << 10
+        /// measured at up to 7.6 MiB over the limit on Linux with the whole suite running beside
+        /// it (see Benchmarks/README.md).
+        static let allowanceKiB = 12 << 10
 
         static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n\"ok\""
 
