@@ -32,6 +32,12 @@ import OpenAPIRuntime
 ///
 /// Give it the same limit as the pipeline's ``ClientPipeline/maximumResponseBytes`` (both
 /// default to ``ClientPipeline/defaultMaximumResponseBytes``): the smaller of the two applies.
+///
+/// On Linux, swift-corelibs-foundation of Swift 6.3 limits what any URLSession transport can
+/// promise (see <doc:WhatBackstopGuaranteesAgainstAHostileServer>): a cancelled request may go on
+/// reading, its bytes dropped, until the server stops; a redirect's body is buffered whole before
+/// the delegate hears of it; and a connection closed in the middle of a response's head stops
+/// the process (fixed in Swift 6.4).
 public final class StreamingURLSessionTransport: ClientTransport, Sendable {
     /// Past this many decoded bytes a response's body is cancelled and reading it throws.
     public let maximumResponseBytes: Int
