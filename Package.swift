@@ -147,6 +147,18 @@ let package = Package(
             ],
             path: "Tests/Support"
         ),
+        // One call against a hostile server in a process of its own: the tests read its peak
+        // memory, and survive a transport that crashes on what the server sends.
+        .executableTarget(
+            name: "HostileProbe",
+            dependencies: [
+                "Backstop",
+                "BackstopAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Tests/HostileProbe"
+        ),
         .testTarget(
             name: "BackstopJSONTests",
             dependencies: [

@@ -28,8 +28,11 @@ public struct HTTPClientTransport: ClientTransport {
     ///
     /// The app owns `client` and shuts it down; configure it with
     /// `HTTPClient.Configuration.backstop` so that Backstop's retry, not AsyncHTTPClient,
-    /// decides when a refused connection is tried again.
-    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(60)) {
+    /// decides when a refused connection is tried again, and Backstop's `RedirectPolicy`, not
+    /// AsyncHTTPClient, which redirects are followed. The default, `HTTPClient.backstop`, is
+    /// configured so. A client that follows redirects itself (`HTTPClient.shared` does) follows
+    /// them across origins and from https to http before Backstop sees them.
+    public init(client: HTTPClient = .backstop, timeout: Duration = .seconds(60)) {
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         transport = AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .nanoseconds(nanoseconds)))
@@ -81,12 +84,18 @@ private struct ClassifiedChunks: AsyncSequence, Sendable {
 }
 
 extension HTTPClient.Configuration {
-    /// AsyncHTTPClient's defaults, except that a refused connection fails at once instead of
-    /// being tried again until the request's deadline: the pipeline's retry policy and budget
-    /// decide, and the user hears of an outage in milliseconds rather than a minute.
+    /// AsyncHTTPClient's defaults, except that
+    /// - a refused connection fails at once instead of being tried again until the request's
+    ///   deadline: the pipeline's retry policy and budget decide, and the user hears of an outage
+    ///   in milliseconds rather than a minute;
+    /// - redirects are not followed but handed back, so that the pipeline's
+    ///   `RedirectPolicy` decides, as on every transport. A client that follows them itself
+    ///   drops `Authorization` and `Cookie` on another origin but forwards every other header
+    ///   (an `X-Api-Key`), and follows https to http: Backstop never sees those redirects.
     public static var backstop: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
         return configuration
     }
 }

@@ -25,6 +25,21 @@ func sendAnEndpoint() async throws {
     show(group)
 }
 
+func streamResponses() -> APIClient<AppCode> {
+    let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
+    let transport = StreamingURLSessionTransport(maximumResponseBytes: 1 << 20)
+    let client = APIClient<AppCode>(baseURL: baseURL, contract: backendB, transport: transport)
+    return client
+}
+
+func followRedirects() -> (ClientPipeline, Endpoint<StudyGroup, StudyGroupCode>) {
+    var pipeline = ClientPipeline()
+    pipeline.redirects = RedirectPolicy(maximumRedirects: 3)
+    // An endpoint whose answer lives on a CDN, another origin, that needs no credential:
+    let export = Endpoint<StudyGroup, StudyGroupCode>(.get, "groups/42/export", redirects: .followingOtherOrigins)
+    return (pipeline, export)
+}
+
 func describeEnvelopes() -> [EnvelopeContract] {
     let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
 
@@ -108,7 +123,7 @@ func giveAGeneratedClientThePipeline() throws -> Client {
     let pipeline = configureThePipeline().pipeline
     let generated = Client(
         serverURL: try Servers.Server1.url(),
-        transport: URLSessionTransport(),
+        transport: StreamingURLSessionTransport(),
         middlewares: [PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)]
     )
     return generated

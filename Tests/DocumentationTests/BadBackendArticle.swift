@@ -38,7 +38,7 @@ func theRequestLogCountsAttempts() async throws {
     try await backend.withRunning { baseURL in
         let client = APIClient<AppCode>(
             baseURL: baseURL, contract: backendB,
-            pipeline: ClientPipeline(logging: nil, metrics: nil, clock: ImmediateClock()))
+            pipeline: ClientPipeline(logging: nil, metrics: nil, timeout: nil, clock: ImmediateClock()))
         _ = try? await client.send(Endpoint<[Product], NoModuleCodes>(.get, "scenarios/http-503/b/products"))
         #expect(await backend.requestLog.entries.count == 3)
     }

@@ -119,7 +119,7 @@ func makeTheAppsClient(baseURL: URL) -> APIClient<AppCode> {
 func makeAGeneratedClient() throws -> Client {
     let generated = Client(
         serverURL: try Servers.Server1.url(),
-        transport: URLSessionTransport(),
+        transport: StreamingURLSessionTransport(),
         middlewares: [
             PipelineMiddleware(
                 client.pipeline, contract: backendB, generalCodes: AppCode.self,

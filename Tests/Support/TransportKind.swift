@@ -21,7 +21,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
     /// A new transport of this kind.
     public func make() -> any ClientTransport {
         switch self {
-        case .urlSession: URLSessionTransport()
+        case .urlSession: StreamingURLSessionTransport()
         case .asyncHTTPClient: HTTPClientTransport(client: Self.httpClient)
         }
     }
@@ -33,13 +33,13 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
         case .urlSession:
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = seconds
-            return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+            return StreamingURLSessionTransport(configuration: configuration)
         case .asyncHTTPClient:
             return HTTPClientTransport(client: Self.httpClient, timeout: .milliseconds(Int64(seconds * 1000)))
         }
     }
 
     /// Configured as Backstop recommends: a refused connection fails at once, so Backstop's
-    /// retry policy and budget decide. Lives for the whole test process, so it is never shut down.
-    private static let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop)
+    /// retry policy and budget decide, and redirects come back to Backstop's policy.
+    private static var httpClient: HTTPClient { .backstop }
 }

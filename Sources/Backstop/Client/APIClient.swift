@@ -17,10 +17,12 @@ import OpenAPIURLSession
 /// Every call goes through the stages of its ``pipeline``, in the order ``ClientPipeline``
 /// lists and fixes (observation, coalescing, the concurrency limit, app-wide codes, the total
 /// timeout, retry, the circuit breaker, hedging, authentication, the attempt timeout, the
-/// app's middlewares), then the `ClientTransport`: `URLSessionTransport` unless given.
+/// redirects, the app's middlewares), then the `ClientTransport`: a
+/// ``StreamingURLSessionTransport`` unless given, on every platform, since it streams bodies
+/// and hands redirects back everywhere.
 /// Each response body is read once, parsed once, and decoded with ``contract``.
 ///
-/// - A call that outlives its timeout (the endpoint's, else the pipeline's, if any) ends as
+/// - A call that outlives its timeout (the endpoint's, else the pipeline's) ends as
 ///   `.transport` `timedOut`. Cancelling the caller's task ends the call at once as
 ///   `.transport` `cancelled`, also while it waits for a backoff or a token refresh.
 /// - A response body larger than ``ClientPipeline/maximumResponseBytes`` is `.client`
@@ -45,7 +47,7 @@ public struct APIClient<General: ServerCode>: Sendable {
             send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
         }
     }
-    /// `URLSessionTransport` unless given.
+    /// A ``StreamingURLSessionTransport`` unless given.
     public var transport: any ClientTransport {
         didSet { send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport)) }
     }
@@ -61,13 +63,14 @@ public struct APIClient<General: ServerCode>: Sendable {
     ///   - contract: The backend's envelope, for endpoints that do not name their own.
     ///   - decoder: Decodes payloads and reports their repairs; logs them at `warning` unless told otherwise.
     ///   - pipeline: The stages every call passes through, in the order the library fixes.
-    ///   - transport: Sends requests: URLSession's unless given, or AsyncHTTPClient's on servers.
+    ///   - transport: Sends requests: a ``StreamingURLSessionTransport`` unless given, or
+    ///     AsyncHTTPClient's on servers.
     public init(
         baseURL: URL,
         contract: any ResponseContract = EnvelopeContract.noEnvelope,
         decoder: ResilientJSONDecoder = ResilientJSONDecoder(reporter: LoggingRepairReporter()),
         pipeline: ClientPipeline = ClientPipeline(),
-        transport: any ClientTransport = URLSessionTransport()
+        transport: any ClientTransport = StreamingURLSessionTransport()
     ) {
         self.baseURL = baseURL
         self.baseURLHasHost = baseURL.absoluteURL.host != nil
@@ -119,7 +122,8 @@ public struct APIClient<General: ServerCode>: Sendable {
             let options = CallOptions(
                 operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
                 requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
-                codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder))
+                codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder),
+                redirects: endpoint.redirects)
             let answer: Answer
             do {
                 answer = try await runner.coalesce(

@@ -33,6 +33,9 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     public var isIdempotent: Bool?
     /// Whether the call carries the credential of the pipeline's ``ClientPipeline/authentication``.
     public var requiresAuthentication: Bool
+    /// The redirects this endpoint follows, instead of the pipeline's ``ClientPipeline/redirects``;
+    /// ``RedirectPolicy/followingOtherOrigins`` lets it follow one to another origin, without credentials.
+    public var redirects: RedirectPolicy?
     /// A name for logs, metrics and traces, which group by it: `POST groups/join` unless given.
     ///
     /// The default is bounded, one name per route however many identifiers pass through it:
@@ -57,6 +60,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     ///   - retry: This endpoint's retry rules; `nil` takes the pipeline's.
     ///   - isIdempotent: Whether sending it twice is harmless; `nil` decides by the method.
     ///   - requiresAuthentication: Whether the call carries the session's credential.
+    ///   - redirects: This endpoint's redirect rules; `nil` takes the pipeline's.
     ///   - operationID: A name for logs, metrics and traces; bounded unless given (see ``operationID``).
     public init(
         _ method: HTTPRequest.Method,
@@ -70,6 +74,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         retry: RetryPolicy? = nil,
         isIdempotent: Bool? = nil,
         requiresAuthentication: Bool = true,
+        redirects: RedirectPolicy? = nil,
         operationID: String? = nil
     ) {
         self.method = method
@@ -82,6 +87,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         self.retry = retry
         self.isIdempotent = isIdempotent
         self.requiresAuthentication = requiresAuthentication
+        self.redirects = redirects
         self.operationID =
             operationID
             ?? (path.contains("{") ? "\(method.rawValue) \(path)" : OperationName.bounded(method.rawValue, path))
@@ -100,11 +106,12 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         retry: RetryPolicy? = nil,
         isIdempotent: Bool? = nil,
         requiresAuthentication: Bool = true,
+        redirects: RedirectPolicy? = nil,
         operationID: String? = nil
     ) {
         self.init(
             method, path, pathParameters: pathParameters, query: query, headerFields: headerFields, body: .json(body), contract: contract,
             timeout: timeout, retry: retry, isIdempotent: isIdempotent,
-            requiresAuthentication: requiresAuthentication, operationID: operationID)
+            requiresAuthentication: requiresAuthentication, redirects: redirects, operationID: operationID)
     }
 }

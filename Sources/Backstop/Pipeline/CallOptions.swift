@@ -15,4 +15,6 @@ struct CallOptions: Sendable {
     var timeout: Duration?
     /// Reads each answer's business code; `nil` when no stage needs it and nobody decodes the body.
     var codes: CodeReader?
+    /// Replaces the pipeline's redirect rules for this call.
+    var redirects: RedirectPolicy? = nil
 }

@@ -115,17 +115,20 @@ final class CallRunner: Sendable {
         return try await withTimeout(attemptTimeout, clock: pipeline.clock) { try await self.attempt(call) }
     }
 
-    /// One attempt through the app's middlewares and the transport, composed once as `call.send`
-    /// (``middlewares(_:before:)``, ``transport(_:)``), and its response body read whole, within
-    /// ``ClientPipeline/maximumResponseBytes``.
+    /// Stage 11, redirects: one attempt through the app's middlewares and the transport, composed
+    /// once as `call.send` (``middlewares(_:before:)``, ``transport(_:)``), then again for each
+    /// redirect the endpoint's or the pipeline's ``RedirectPolicy`` follows (`Redirects`), and the
+    /// last response's body read whole, within ``ClientPipeline/maximumResponseBytes``.
     func attempt(_ call: CallContext) async throws -> Answer {
         call.record.recordAttempt()
-        let (response, responseBody) = try await call.send(call.request, call.body, call.baseURL, call.options.operationID)
+        let (response, responseBody) = try await Redirects.send(
+            call.request, body: call.body, baseURL: call.baseURL, operationID: call.options.operationID,
+            policy: call.options.redirects ?? pipeline.redirects, send: call.send)
         let data = try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
         return call.options.codes?.answer(response, body: data) ?? Answer(response: response, body: data)
     }
 
-    /// Stage 11, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
+    /// Stage 12, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
     /// of `next`, composed as a generated client composes them, once per client.
     static func middlewares(_ middlewares: [any ClientMiddleware], before next: @escaping CallContext.Send) -> CallContext.Send {
         var send = next
@@ -140,8 +143,9 @@ final class CallRunner: Sendable {
         return send
     }
 
-    /// Stage 12, transport: ``APIClient``'s `ClientTransport` sends the request; through
-    /// ``PipelineMiddleware``, the rest of the generated client's chain does.
+    /// Stage 13, transport: ``APIClient``'s `ClientTransport` sends the request; through
+    /// ``PipelineMiddleware``, the rest of the generated client's chain does. Backstop's
+    /// transports hand redirects back to stage 11 rather than following them.
     static func transport(_ transport: any ClientTransport) -> CallContext.Send {
         { request, body, url, operationID in try await transport.send(request, body: body, baseURL: url, operationID: operationID) }
     }

@@ -24,8 +24,10 @@ import OpenAPIRuntime
 /// 8. **Hedging**: ``hedging`` sends an idempotent request again beside a slow attempt.
 /// 9. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
 /// 10. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
-/// 11. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
-/// 12. The transport.
+/// 11. **Redirects**: ``redirects`` follows the redirects an attempt is answered with, each
+///     through the middlewares and the transport again.
+/// 12. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
+/// 13. The transport, which hands redirects back rather than following them.
 ///
 /// The order is why the stages work together: a retry carries the credential a refresh
 /// just made, a log line counts every attempt of its call, and an app-wide code is published
@@ -56,14 +58,19 @@ public struct ClientPipeline: Sendable {
     /// Publishes app-wide codes such as maintenance once per episode; `nil` by default.
     public var generalCodes: GeneralCodeEvents?
     /// How long a whole call may take, retries and backoff included; an endpoint's own
-    /// ``Endpoint/timeout`` replaces it.
+    /// ``Endpoint/timeout`` replaces it. ``defaultTimeout`` (30 s) unless set; `nil` only when
+    /// the app sets it so.
     ///
-    /// `nil` (the default) leaves each attempt to ``attemptTimeout`` and the transport's own
-    /// timeout, a minute unless configured (`URLSessionTransport`'s session's
-    /// `timeoutIntervalForRequest`, `AsyncHTTPClientTransport`'s `timeout`). A call that
-    /// outlives it ends as `.transport` `timedOut`. A timeout costs a child task and a timer
-    /// per call, so the caller's task can go on when the exchange is cancelled.
+    /// A call that outlives it ends as `.transport` `timedOut`, however the server sends: a
+    /// server that trickles its headers or its body a byte at a time cannot keep a call open
+    /// past it, which the transports' own timeouts (URLSession's `timeoutIntervalForRequest`,
+    /// an idle timeout) do not promise. A timeout costs a child task and a timer per call, so
+    /// the caller's task can go on when the exchange is cancelled. It runs on ``clock``: an
+    /// `ImmediateClock` passes it at once, so a test on one sets `timeout = nil`.
     public var timeout: Duration?
+    /// Which redirects each attempt follows, the same for every transport; an endpoint's own
+    /// ``Endpoint/redirects`` replaces it. By default, up to 5 within the request's origin.
+    public var redirects: RedirectPolicy
     /// When a failed attempt is made again; an endpoint's own ``Endpoint/retry`` replaces it.
     /// ``RetryPolicy/never`` turns retries off.
     public var retry: RetryPolicy
@@ -86,19 +93,22 @@ public struct ClientPipeline: Sendable {
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`; request bodies
     /// that can be read only once are buffered up to it to be replayed.
     public var maximumResponseBytes: Int
-    /// Times out calls and attempts and waits out backoffs; tests pass a `TestClock` or an
-    /// `ImmediateClock`.
+    /// Times out calls and attempts and waits out backoffs; tests pass a `TestClock`, or an
+    /// `ImmediateClock` with ``timeout`` `nil`, since it passes every timeout at once.
     public var clock: any Clock<Duration>
     /// A number in `0…1` that picks each backoff's jitter.
     public var random: @Sendable () -> Double
     /// The wall-clock time, to read `Retry-After` dates of responses without a `Date` header.
     public var now: @Sendable () -> Date
 
+    /// 30 s: a user waiting on a phone has given up by then, and a call's retries fit in it.
+    public static var defaultTimeout: Duration { .seconds(30) }
+
     /// 10 MiB: far above any JSON API response, far below what hurts a phone.
     public static var defaultMaximumResponseBytes: Int { 10 << 20 }
 
-    /// A pipeline that logs, counts and retries by the default rules, with no timeout of its
-    /// own and no authentication.
+    /// A pipeline that logs, counts and retries by the default rules, ends each call within
+    /// ``defaultTimeout``, follows redirects within the request's origin, and authenticates nothing.
     public init(
         logging: RequestLogging? = RequestLogging(),
         metrics: RequestMetrics? = RequestMetrics(),
@@ -107,7 +117,8 @@ public struct ClientPipeline: Sendable {
         coalescing: RequestCoalescing? = nil,
         concurrencyLimit: ConcurrencyLimit? = nil,
         generalCodes: GeneralCodeEvents? = nil,
-        timeout: Duration? = nil,
+        timeout: Duration? = defaultTimeout,
+        redirects: RedirectPolicy = .default,
         retry: RetryPolicy = .default,
         retryBudget: RetryBudget = RetryBudget(),
         circuitBreaker: CircuitBreaker? = nil,
@@ -128,6 +139,7 @@ public struct ClientPipeline: Sendable {
         self.concurrencyLimit = concurrencyLimit
         self.generalCodes = generalCodes
         self.timeout = timeout
+        self.redirects = redirects
         self.retry = retry
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker

@@ -8,7 +8,7 @@ import OpenAPIRuntime
 /// ```swift
 /// let generated = Client(
 ///     serverURL: try Servers.Server1.url(),
-///     transport: URLSessionTransport(),
+///     transport: StreamingURLSessionTransport(),
 ///     middlewares: [PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)]
 /// )
 /// ```

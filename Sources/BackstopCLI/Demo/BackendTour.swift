@@ -626,6 +626,7 @@ struct BackendTour {
             concurrencyLimit: concurrencyLimit,
             generalCodes: generalCodes,
             // Each attempt has the transport's own timeout: the retry clock may pass at once in tests.
+            timeout: nil,
             retry: retry,
             circuitBreaker: circuitBreaker,
             hedging: hedging,

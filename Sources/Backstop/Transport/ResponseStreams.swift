@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The delegate of a ``StreamingURLSessionTransport``'s session: it hands each task's response
+/// head to the waiting call and its body, chunk by chunk, to the body's reader, counting the bytes.
+final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
+    typealias Head = (HTTPResponse, HTTPBody?)
+    typealias Chunks = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>
+
+    /// What one task is waiting for.
+    private struct Exchange {
+        /// The caller waiting for the response head; `nil` once it has it.
+        var head: CheckedContinuation<Head, any Error>?
+        /// The body until it goes to the caller with the head: kept no longer, so that the
+        /// caller dropping it ends the stream, which cancels the task.
+        var chunks: Chunks?
+        let feed: Chunks.Continuation
+        let limit: Int
+        var received = 0
+    }
+
+    private let exchanges = LockedValue<[Int: Exchange]>([:])
+
+    /// Runs `task` and answers its response head and a body that streams the rest.
+    func exchange(_ task: URLSessionDataTask, limit: Int) async throws -> Head {
+        let (chunks, feed) = Chunks.makeStream()
+        // The body dropped unread or its reader cancelled: nothing more is wanted.
+        feed.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        let id = task.taskIdentifier
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (head: CheckedContinuation<Head, any Error>) in
+                exchanges.withLock { $0[id] = Exchange(head: head, chunks: chunks, feed: feed, limit: limit) }
+                // Cancelled before the exchange was registered: `onCancel` found nothing to end.
+                guard !Task.isCancelled else {
+                    fail(id, with: CancellationError())
+                    task.cancel()
+                    return
+                }
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+            // The caller goes on at once, whether or not URLSession reports the cancellation.
+            let exchange = exchanges.withLock { $0.removeValue(forKey: id) }
+            exchange?.head?.resume(throwing: CancellationError())
+            exchange?.feed.finish(throwing: CancellationError())
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let id = dataTask.taskIdentifier
+        guard let http = response as? HTTPURLResponse, (0...999).contains(http.statusCode) else {
+            let code = (response as? HTTPURLResponse)?.statusCode
+            fail(id, with: TransportFailure(.other, underlying: InvalidResponse(statusCode: code)))
+            completionHandler(.cancel)
+            return
+        }
+        var fields = HTTPFields()
+        for (name, value) in http.allHeaderFields {
+            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let response = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
+        // A length counts decoded bytes only when nothing encodes the body.
+        let encoding = fields[.contentEncoding]?.lowercased() ?? "identity"
+        let length: HTTPBody.Length =
+            http.expectedContentLength >= 0 && encoding == "identity" ? .known(http.expectedContentLength) : .unknown
+        let (head, chunks, tooLarge): (CheckedContinuation<Head, any Error>?, Chunks?, Bool) = exchanges.withLock { exchanges in
+            guard var exchange = exchanges[id] else { return (nil, nil, false) }
+            let head = exchange.head
+            let chunks = exchange.chunks
+            exchange.head = nil
+            exchange.chunks = nil
+            if case .known(let length) = length, length > exchange.limit {
+                exchanges[id] = nil
+                exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
+                return (head, chunks, true)
+            }
+            exchanges[id] = exchange
+            return (head, chunks, false)
+        }
+        // Refused from its length: not a byte of the body is read.
+        completionHandler(tooLarge || head == nil ? .cancel : .allow)
+        guard let head, let chunks else { return }
+        head.resume(returning: (response, HTTPBody(ResponseChunks(chunks: chunks), length: length, iterationBehavior: .single)))
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
+        let overLimit: Bool = exchanges.withLock { exchanges in
+            guard var exchange = exchanges[id] else { return true }
+            exchange.received += data.count
+            guard exchange.received <= exchange.limit else {
+                exchanges[id] = nil
+                exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
+                return true
+            }
+            exchanges[id] = exchange
+            exchange.feed.yield(ArraySlice(data))
+            return false
+        }
+        if overLimit { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // The redirect itself is the response: the pipeline's redirect policy decides where to go.
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let head = exchange.head {
+            head.resume(throwing: error ?? TransportFailure(.other, underlying: InvalidResponse(statusCode: nil)))
+            exchange.feed.finish()
+        } else if let error {
+            exchange.feed.finish(throwing: error)
+        } else {
+            exchange.feed.finish()
+        }
+    }
+
+    private func fail(_ id: Int, with error: any Error) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: id) }
+        exchange?.head?.resume(throwing: error)
+        exchange?.feed.finish(throwing: error)
+    }
+
+    private static func tooLarge(_ limit: Int) -> ClientFailure {
+        ClientFailure(.responseTooLarge, detail: "the body is larger than the limit of \(limit) bytes")
+    }
+}

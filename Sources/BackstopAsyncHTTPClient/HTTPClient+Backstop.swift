@@ -1,0 +1,9 @@
+import AsyncHTTPClient
+
+extension HTTPClient {
+    /// A client shared by the whole process, configured as `HTTPClient.Configuration.backstop`:
+    /// it hands redirects back to Backstop and fails a refused connection at once. The default of
+    /// ``HTTPClientTransport/init(client:timeout:)``; like `HTTPClient.shared`, it lives as long
+    /// as the process and is never shut down.
+    public static let backstop = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop)
+}
