@@ -154,7 +154,7 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 "BackstopAsyncHTTPClient",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Tests/HostileProbe"
