@@ -142,7 +142,8 @@ public struct APIClient<General: ServerCode>: Sendable {
             return CallEnding(result: .success(response), request: made, status: status, repairs: report.repairs.count)
         } catch {
             if case .http(let failure) = error { status = failure.status }
-            return CallEnding(result: .failure(error), failure: error, request: request, status: status)
+            let redacted = pipeline.redacted(error, request: request, record: record)
+            return CallEnding(result: .failure(redacted), failure: redacted, request: request, status: status)
         }
     }
 }

@@ -110,7 +110,9 @@ public struct PipelineMiddleware: ClientMiddleware {
                 result: .success((answer.response, HTTPBody(answer.body))), failure: failure, request: request,
                 status: answer.response.status)
         } catch {
-            return CallEnding(result: .failure(Self.surfaced(error)), failure: APIError(thrown: error), request: request)
+            let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
+            return CallEnding(
+                result: .failure(pipeline.redacted(Self.surfaced(error), request: request, record: record)), failure: failure, request: request)
         }
     }
 
