@@ -4,6 +4,7 @@ import BadBackend
 import Foundation
 import HTTPTypes
 import InMemoryLogging
+import InMemoryTracing
 import Logging
 import Testing
 
@@ -43,6 +44,9 @@ extension BackstopClient {
             case "/echo-target":
                 let decoded = request.target.removingPercentEncoding ?? ""
                 return .init(status: 400, body: #"{"code": 40002, "msg": "# + json("rejected \(request.target) (\(decoded))") + "}")
+            case "/drift":
+                let note = json(String(authorization.dropFirst(7)) + String(repeating: "z", count: 20))
+                return .init(status: 200, body: #"{"code": 200, "msg": "ok", "data": {"id": 1, "note": "# + note + "}}")
             case "/long-body":
                 return .init(status: 400, body: String(repeating: "x", count: 100) + " " + authorization, contentType: "text/plain")
             default:
@@ -180,6 +184,45 @@ extension BackstopClient {
             }
             Self.expectNoLeak(Self.everything(of: error))
             Self.expectNoLeak(Self.everything(in: handler))
+        }
+
+        /// A payload whose optional field the backend may send with the wrong type, repaired to `nil`.
+        struct Noted: Decodable, Sendable {
+            var id: Int
+            var note: Int?
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func spansAndDriftSamplesCarryNoSecret(transport: TransportKind) async throws {
+            try await withAnsweringServer(answer: Self.answer) { server in
+                let tracer = InMemoryTracer()
+                let drift = ContractDriftRecorder()
+                let client = makeClient(
+                    server.url, transport,
+                    pipeline: quietPipeline {
+                        $0.tracing = .distributedTracing(tracer)
+                        $0.contractDrift = drift
+                        $0.authentication = .session(AuthSession(authenticator: PlainBearer(), credential: Self.token))
+                    })
+                let query = [URLQueryItem(name: "access_token", value: Self.token)]
+                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-credential", query: query))
+                let noted = try await client.response(for: Endpoint<Noted, StudyGroupCode>(.get, "drift"))
+                #expect(noted.repairs.count == 1)
+                var text = ""
+                for span in tracer.finishedSpans {
+                    text += span.operationName + "\n" + (span.status?.message ?? "") + "\n"
+                    span.attributes.forEach { key, value in text += "\(key)=\(value)\n" }
+                    for event in span.events { event.attributes.forEach { key, value in text += "\(key)=\(value)\n" } }
+                    for error in span.errors { text += "\(error.error)\n" }
+                }
+                #expect(tracer.finishedSpans.count == 2)
+                #expect(text.contains("access_token=REDACTED"))
+                let samples = drift.report().entries.map(\.sample)
+                #expect(samples.count == 1)
+                #expect(samples.first?.hasPrefix("\"<redacted>") == true)
+                Self.expectNoLeak(text + samples.joined())
+            }
         }
 
         @Test("one definition: credential headers always, credential-like query items by default, the app's additions")

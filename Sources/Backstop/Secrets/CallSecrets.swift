@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 import HTTPTypes
 
@@ -91,6 +92,18 @@ struct CallSecrets: Sendable {
         let placeholder = "%3Credacted%3E"
         let text = Self.redactingQuery(of: url, by: redaction, placeholder: placeholder)
         return values.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
+    }
+
+    /// `repairs` with the secrets of what each found replaced, for samples kept beyond the call.
+    func repairs(_ repairs: [Repair]) -> [Repair] {
+        guard !values.isEmpty else { return repairs }
+        return repairs.map { repair in
+            var repair = repair
+            let excerpt = repair.found.excerpt
+            let redacted = self.excerpt(excerpt)
+            if redacted != excerpt { repair.found.excerpt = redacted }
+            return repair
+        }
     }
 
     // MARK: - Finding the values

@@ -63,6 +63,25 @@ public struct Redaction: Sendable, Hashable {
         self.queryItems = queryItems
     }
 
+    /// `url` as a tool may print it: the values of its secret query items replaced by the
+    /// percent-encoded placeholder (`?access_token=%3Credacted%3E`).
+    package func redacted(url: URL) -> String {
+        CallSecrets(self, request: Self.request(for: url)).urlText(url.absoluteString)
+    }
+
+    /// `text` (such as what a server answered to a request sent to `url`) with the values of
+    /// `url`'s secret query items replaced, however encoded, before any of it is cut.
+    package func redacted(_ text: String, sentTo url: URL) -> String {
+        let secrets = CallSecrets(self, request: Self.request(for: url))
+        return secrets.text(text)
+    }
+
+    private static func request(for url: URL) -> HTTPRequest {
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQuery { path += "?" + query }
+        return HTTPRequest(method: .get, scheme: nil, authority: nil, path: path)
+    }
+
     /// Whether the values of `name` are secret.
     func isSecret(_ name: HTTPField.Name) -> Bool {
         Self.alwaysSecretHeaderFields.contains(name) || headerFields.contains(name)
