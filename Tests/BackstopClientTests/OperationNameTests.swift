@@ -5,6 +5,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import MetricsTestKit
+@_spi(Generated) import OpenAPIRuntime
 import Testing
 
 extension BackstopClient {
@@ -82,6 +83,28 @@ extension BackstopClient {
                 _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "files/{name}", pathParameters: ["name": "...x"]))
                 _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "v1.2/a..b/.well-known"))
                 #expect(server.received.map(\.target) == ["/files/...x", "/v1.2/a..b/.well-known"])
+            }
+        }
+
+        /// A generated client's path with a dot-segment is refused by ``PipelineMiddleware`` before it is sent.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aGeneratedClientsDotSegmentIsRefusedBeforeAnythingIsSent(transport: TransportKind) async throws {
+            try await withAnsweringServer(answer: { _ in .init(status: 200, body: "{}") }) { server in
+                let client = UniversalClient(
+                    serverURL: server.url, transport: transport.make(),
+                    middlewares: [PipelineMiddleware(quietPipeline(), contract: EnvelopeContract.b, generalCodes: GeneralCode.self)])
+                for path in ["/users/../sessions", "/users/%2E%2E/sessions", "/users/./x"] {
+                    do {
+                        _ = try await GeneratedClientTests.getItem(client, path: path)
+                        Issue.record("\(path) was sent")
+                    } catch let error as ClientError {
+                        let refused = try #require(error.underlyingError as? ClientFailure)
+                        #expect(refused.reason == .invalidURL)
+                        #expect(refused.detail?.hasPrefix("the path of getItem has the dot-segment") == true)
+                    }
+                }
+                #expect(server.received.isEmpty)
             }
         }
 

@@ -44,10 +44,12 @@ enum RequestPath {
                 detail: "the path parameter \"\(name)\" of \(endpoint.operationID) is a dot-segment (. or ..), which would change the route"
             )
         }
-        guard let segment = dotSegment(in: endpoint.path) else { return nil }
-        return ClientFailure(
-            .invalidURL,
-            detail: "the path of \(endpoint.operationID) has the dot-segment \"\(segment)\", which would change the route")
+        return dotSegment(in: endpoint.path).map { refusal($0, of: endpoint.operationID) }
+    }
+
+    /// The failure that refuses `operation`'s path for its dot-segment `segment`.
+    static func refusal(_ segment: Substring, of operation: String) -> ClientFailure {
+        ClientFailure(.invalidURL, detail: "the path of \(operation) has the dot-segment \"\(segment)\", which would change the route")
     }
 
     /// The first segment of `path` (before its query) that is `.` or `..`, also percent-encoded (`%2E`).

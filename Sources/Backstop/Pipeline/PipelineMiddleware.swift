@@ -87,6 +87,9 @@ public struct PipelineMiddleware: ClientMiddleware {
         record: CallRecord,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async -> CallEnding<(HTTPResponse, HTTPBody?), any Error, NoModuleCodes, NoModuleCodes> {
+        if let refused = RequestPath.dotSegment(in: request.path ?? "").map({ RequestPath.refusal($0, of: operationID) }) {
+            return CallEnding(result: .failure(refused), failure: .client(refused), request: request)
+        }
         let options = CallOptions(
             operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
             codes: codes)
