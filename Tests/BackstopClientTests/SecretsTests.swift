@@ -7,6 +7,7 @@ import InMemoryLogging
 import InMemoryTracing
 import Logging
 import Testing
+import Tracing
 
 extension BackstopClient {
     /// One definition of secrets (``Redaction``), applied before any text is cut, to the log line
@@ -210,10 +211,12 @@ extension BackstopClient {
                 let noted = try await client.response(for: Endpoint<Noted, StudyGroupCode>(.get, "drift"))
                 #expect(noted.repairs.count == 1)
                 var text = ""
+                // SpanAttributes is no Sequence: it hands its pairs to a function.
+                func append(_ key: String, _ value: SpanAttribute) { text += "\(key)=\(value)\n" }
                 for span in tracer.finishedSpans {
                     text += span.operationName + "\n" + (span.status?.message ?? "") + "\n"
-                    span.attributes.forEach { key, value in text += "\(key)=\(value)\n" }
-                    for event in span.events { event.attributes.forEach { key, value in text += "\(key)=\(value)\n" } }
+                    span.attributes.forEach(append)
+                    for event in span.events { event.attributes.forEach(append) }
                     for error in span.errors { text += "\(error.error)\n" }
                 }
                 #expect(tracer.finishedSpans.count == 2)

@@ -115,7 +115,8 @@ public struct PipelineMiddleware: ClientMiddleware {
         } catch {
             let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
             return CallEnding(
-                result: .failure(pipeline.redacted(Self.surfaced(error), request: request, record: record)), failure: failure, request: request)
+                result: .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record)), failure: failure,
+                request: request)
         }
     }
 

@@ -17,7 +17,7 @@ extension ClientPipeline {
     /// An error a generated client's caller gets, with the call's secrets replaced: Backstop's own
     /// failures keep their type; any other error whose text holds a secret becomes an `NSError`
     /// of its domain and code.
-    func redacted(_ error: any Error, request: HTTPRequest?, record: CallRecord) -> any Error {
+    func redacted(surfaced error: any Error, request: HTTPRequest?, record: CallRecord) -> any Error {
         let secrets = secrets(of: request, record: record)
         switch error {
         case let failure as TransportFailure: return failure.redacting(secrets)
