@@ -2,6 +2,7 @@ import Backstop
 import BackstopTestSupport
 import BadBackend
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The code of the DocC article "Calling Your Backend", kept compiling and run against BadBackend:
@@ -48,7 +49,7 @@ extension BackstopClient {
                 let client = APIClient<GeneralCode>(
                     baseURL: url,
                     contract: EnvelopeContract.b,
-                    pipeline: ClientPipeline(logging: RequestLogging(secretQueryItems: ["sig"]))
+                    pipeline: ClientPipeline(redaction: Redaction(headerFields: [HTTPField.Name("X-Api-Key")!]))
                 )
                 #expect(await Self.show(client, .item(1), { $0 }) == .item(.one))
                 #expect(await Self.show(client, .rename(Item(id: 8, name: "Eight")), \.body) == .item(Item(id: 8, name: "Eight")))

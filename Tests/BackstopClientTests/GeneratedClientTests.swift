@@ -33,7 +33,7 @@ extension BackstopClient {
                 let handler = InMemoryLogHandler()
                 let metrics = TestMetrics()
                 let pipeline = quietPipeline {
-                    $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler }, secretQueryItems: ["token"])
+                    $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler })
                     $0.metrics = RequestMetrics(factory: metrics)
                     $0.retry = .default
                     // A timeout on a test clock nobody advances: each call runs beside its timer, which

@@ -27,14 +27,13 @@ extension BackstopClient {
         }
 
         static func logging(_ handler: InMemoryLogHandler) -> RequestLogging {
-            RequestLogging(
-                logger: Logger(label: "test") { _ in handler }, secretHeaderFields: [HTTPField.Name("X-Api-Key")!],
-                secretQueryItems: ["token"])
+            RequestLogging(logger: Logger(label: "test") { _ in handler })
         }
 
         /// A pipeline with `logging`, `metrics` and, when `retries`, the default retry rules with waits that pass at once.
         static func observed(logging: RequestLogging? = nil, metrics: RequestMetrics? = nil, retries: Bool = true) -> ClientPipeline {
             quietPipeline {
+                $0.redaction.headerFields.insert(HTTPField.Name("X-Api-Key")!)
                 $0.logging = logging
                 $0.metrics = metrics
                 if retries { $0.retry = .default }

@@ -5,6 +5,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import MetricsTestKit
+@_spi(Generated) import OpenAPIRuntime
 import Testing
 
 extension BackstopClient {
@@ -24,6 +25,12 @@ extension BackstopClient {
                 ("v2/users/me", "GET v2/users/me"),
                 ("teams/K7Q2", "GET teams/K7Q2"),
                 ("scenarios/http-503/b/products/1", "GET scenarios/http-503/b/products/{id}"),
+                ("users/alice@example.com/reset/AbCdEfGhIjKlMnOpQrStUvWxYz", "GET users/{id}/reset/{id}"),
+                ("users/alice%40example.com", "GET users/{id}"),
+                ("invites/@bob", "GET invites/{id}"),
+                ("codes/abcdefghijklmnopqrst", "GET codes/{id}"),
+                ("codes/abcdefghijklmnopqrs", "GET codes/abcdefghijklmnopqrs"),
+                ("password-reset/confirm", "GET password-reset/confirm"),
             ])
         func defaultName(path: String, name: String) {
             #expect(Endpoint<NoPayload, NoModuleCodes>(.get, path).operationID == name)
@@ -39,6 +46,66 @@ extension BackstopClient {
                 Endpoint<NoPayload, NoModuleCodes>(.post, "groups/{id}/join", pathParameters: ["id": "7"], body: ["code": "X"]).operationID
                     == "POST groups/{id}/join")
             #expect(Endpoint<NoPayload, NoModuleCodes>(.get, "groups/42", operationID: "getGroup").operationID == "getGroup")
+        }
+
+        /// `.` and `..` as a path parameter, or as a segment however encoded, would change the
+        /// route (URLSession resolves them, AsyncHTTPClient sends them, servers decode `%2E`):
+        /// the call is refused before anything is sent.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aDotSegmentIsRefusedBeforeAnythingIsSent(transport: TransportKind) async throws {
+            try await withAnsweringServer(answer: { _ in .init(status: 200, body: "{}") }) { server in
+                let client = makeClient(server.url, transport)
+                for value in ["..", "."] {
+                    let endpoint = Endpoint<Item, StudyGroupCode>(.get, "users/{id}/sessions", pathParameters: ["id": value])
+                    let error = await failure(of: client, endpoint)
+                    guard case .client(let refused) = error else {
+                        Issue.record("\(String(describing: error))")
+                        continue
+                    }
+                    #expect(refused.reason == .invalidURL)
+                    #expect(
+                        refused.detail
+                            == "the path parameter \"id\" of GET users/{id}/sessions is a dot-segment (. or ..), which would change the route"
+                    )
+                }
+                for path in ["users/../sessions", "users/./sessions", "users/%2e%2E/sessions", "/%2E/x", "a/.."] {
+                    let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, path, operationID: "op"))
+                    guard case .client(let refused) = error else {
+                        Issue.record("\(path): \(String(describing: error))")
+                        continue
+                    }
+                    #expect(refused.reason == .invalidURL)
+                    #expect(refused.detail?.hasPrefix("the path of op has the dot-segment \"") == true)
+                }
+                #expect(server.received.isEmpty)
+                // Dots inside a segment, and a value with dots around other characters, are sent.
+                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "files/{name}", pathParameters: ["name": "...x"]))
+                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "v1.2/a..b/.well-known"))
+                #expect(server.received.map(\.target) == ["/files/...x", "/v1.2/a..b/.well-known"])
+            }
+        }
+
+        /// A generated client's path with a dot-segment is refused by ``PipelineMiddleware`` before it is sent.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aGeneratedClientsDotSegmentIsRefusedBeforeAnythingIsSent(transport: TransportKind) async throws {
+            try await withAnsweringServer(answer: { _ in .init(status: 200, body: "{}") }) { server in
+                let client = UniversalClient(
+                    serverURL: server.url, transport: transport.make(),
+                    middlewares: [PipelineMiddleware(quietPipeline(), contract: EnvelopeContract.b, generalCodes: GeneralCode.self)])
+                for path in ["/users/../sessions", "/users/%2E%2E/sessions", "/users/./x"] {
+                    do {
+                        _ = try await GeneratedClientTests.getItem(client, path: path)
+                        Issue.record("\(path) was sent")
+                    } catch let error as ClientError {
+                        let refused = try #require(error.underlyingError as? ClientFailure)
+                        #expect(refused.reason == .invalidURL)
+                        #expect(refused.detail?.hasPrefix("the path of getItem has the dot-segment") == true)
+                    }
+                }
+                #expect(server.received.isEmpty)
+            }
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)

@@ -135,6 +135,13 @@ func traceThePipeline() -> ClientPipeline {
     return pipeline
 }
 
+func defineTheSecrets() -> ClientPipeline {
+    var pipeline = ClientPipeline()
+    pipeline.redaction.headerFields.insert(HTTPField.Name("X-Api-Key")!)
+    pipeline.redaction.queryItems.insert("ticket")
+    return pipeline
+}
+
 func overrideTheAlerts() {
     RecoveryPolicy.standard = RecoveryPolicy(overrides: [
         .code(StudyGroupCode.classNotFound): RecoveryOverride(category: .notFound),

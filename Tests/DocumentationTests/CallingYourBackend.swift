@@ -39,7 +39,7 @@ let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data",
 let client = APIClient<AppCode>(
     baseURL: URL(string: "http://127.0.0.1:8080/b")!,
     contract: backendB,
-    pipeline: ClientPipeline(logging: RequestLogging(secretQueryItems: ["sig"]))
+    pipeline: ClientPipeline(redaction: Redaction(headerFields: [HTTPField.Name("X-Api-Key")!]))
 )
 
 extension Endpoint where Payload == Product, Module == ProductCode {

@@ -7,6 +7,7 @@ extension APIClient {
     func makeRequest<Payload, Module>(
         for endpoint: Endpoint<Payload, Module>
     ) throws(APIError<General, Module>) -> (HTTPRequest, HTTPBody?) {
+        if let refused = RequestPath.refusal(of: endpoint) { throw .client(refused) }
         guard let path = RequestPath.make(endpoint.path, query: endpoint.query, baseURL: baseURL, baseURLHasHost: baseURLHasHost) else {
             throw .client(ClientFailure(.invalidURL, detail: "\"\(endpoint.path)\" relative to \(baseURL.absoluteString) makes no URL"))
         }

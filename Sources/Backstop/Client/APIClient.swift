@@ -138,7 +138,8 @@ public struct APIClient<General: ServerCode>: Sendable {
             let report = try contract.unwrap(
                 Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
                 response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
-            pipeline.contractDrift?.record(report.repairs, operation: endpoint.operationID)
+            pipeline.contractDrift?.record(
+                pipeline.secrets(of: request, record: record).repairs(report.repairs), operation: endpoint.operationID)
             let response = APIResponse(
                 status: answer.response.status, headerFields: answer.response.headerFields,
                 payload: report.value, repairs: report.repairs,
@@ -146,7 +147,8 @@ public struct APIClient<General: ServerCode>: Sendable {
             return CallEnding(result: .success(response), request: made, status: status, repairs: report.repairs.count)
         } catch {
             if case .http(let failure) = error { status = failure.status }
-            return CallEnding(result: .failure(error), failure: error, request: request, status: status)
+            let redacted = pipeline.redacted(error, request: request, record: record)
+            return CallEnding(result: .failure(redacted), failure: redacted, request: request, status: status)
         }
     }
 }

@@ -41,8 +41,11 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     /// The default is bounded, one name per route however many identifiers pass through it:
     /// the method and the path template when the endpoint was made from one
     /// (`GET groups/{id}`), otherwise the method and the path with the segments that look like
-    /// identifiers (numbers, UUIDs, long hex strings, tokens) written `{id}`.
+    /// identifiers written `{id}`: numbers, UUIDs, 16 or more hex digits, anything with `@`,
+    /// 20 or more letters, and tokens of 20 or more characters with a digit.
     public var operationID: String
+    /// The path parameter whose value was `.` or `..`, for the error that refuses the call.
+    var dotSegmentParameter: String?
 
     /// An endpoint; every argument after the path keeps the client's setting when left out.
     ///
@@ -52,6 +55,8 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     ///     `pathParameters` fills it.
     ///   - pathParameters: The values of the template's `{name}`s, each percent-encoded as one
     ///     segment (a `/` in a value cannot add one); a name without a value stays as written.
+    ///     A value of `.` or `..` would change the route: the call is refused before anything is
+    ///     sent, as `.client` `invalidURL` naming the parameter.
     ///   - query: Query items, percent-encoded by the client.
     ///   - headerFields: Sent as given; `Accept` and `Content-Type` are filled in when absent.
     ///   - body: Encoded when the call is made; `nil` sends no body.
@@ -78,7 +83,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         operationID: String? = nil
     ) {
         self.method = method
-        self.path = OperationName.filling(path, with: pathParameters)
+        (self.path, dotSegmentParameter) = OperationName.filling(path, with: pathParameters)
         self.query = query
         self.headerFields = headerFields
         self.body = body

@@ -35,6 +35,35 @@ enum RequestPath {
         return base.url == nil ? nil : text
     }
 
+    /// Why `endpoint`'s path must not be sent: a path parameter, or a segment, that is `.` or
+    /// `..` (percent-encoded or not), which servers and URLSession resolve to another route.
+    static func refusal<Payload, Module>(of endpoint: Endpoint<Payload, Module>) -> ClientFailure? {
+        if let name = endpoint.dotSegmentParameter {
+            return ClientFailure(
+                .invalidURL,
+                detail: "the path parameter \"\(name)\" of \(endpoint.operationID) is a dot-segment (. or ..), which would change the route"
+            )
+        }
+        return dotSegment(in: endpoint.path).map { refusal($0, of: endpoint.operationID) }
+    }
+
+    /// The failure that refuses `operation`'s path for its dot-segment `segment`.
+    static func refusal(_ segment: Substring, of operation: String) -> ClientFailure {
+        ClientFailure(.invalidURL, detail: "the path of \(operation) has the dot-segment \"\(segment)\", which would change the route")
+    }
+
+    /// The first segment of `path` (before its query) that is `.` or `..`, also percent-encoded (`%2E`).
+    static func dotSegment(in path: String) -> Substring? {
+        // Most paths have no dot at all, and none is a dot-segment.
+        guard path.utf8.contains(UInt8(ascii: ".")) || path.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        let route = path[..<(path.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? path.endIndex)]
+        for segment in route.split(separator: "/", omittingEmptySubsequences: true) {
+            let decoded = segment.count <= 6 ? segment.replacingOccurrences(of: "%2e", with: ".", options: .caseInsensitive) : ""
+            if decoded == "." || decoded == ".." { return segment }
+        }
+        return nil
+    }
+
     /// Whether every `%` starts an escape of two hex digits, as RFC 3986 requires; some
     /// Foundations let a stray one through to the server.
     private static func hasValidEscapes(_ text: String) -> Bool {

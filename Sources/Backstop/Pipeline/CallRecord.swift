@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// What the stages of one call learn and observation reports: its attempts, why each retry
 /// was made, and the secrets a log line must not show.
 ///
@@ -37,6 +39,22 @@ final class CallRecord: Sendable {
     func recordRetry(reason: String) {
         state.withLock { $0.retries.append(reason) }
         span?.recordRetry(reason: reason)
+    }
+
+    /// The values of the header fields and query items of `applied` that `original` did not
+    /// have: what authentication put on the request.
+    static func applied(from original: HTTPRequest, to applied: HTTPRequest) -> [String] {
+        var values: [String] = []
+        for field in applied.headerFields where !original.headerFields.contains(field) {
+            values.append(field.value)
+        }
+        if applied.path != original.path, let path = applied.path, let question = path.firstIndex(of: "?") {
+            let before = Set((original.path ?? "").split(separator: "?", maxSplits: 1).dropFirst().first?.split(separator: "&") ?? [])
+            for item in path[path.index(after: question)...].split(separator: "&") where !before.contains(item) {
+                if let equals = item.firstIndex(of: "=") { values.append(String(item[item.index(after: equals)...])) }
+            }
+        }
+        return values
     }
 
     func addSecrets(_ values: [String]) {

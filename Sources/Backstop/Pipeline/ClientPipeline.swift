@@ -39,6 +39,9 @@ import OpenAPIRuntime
 /// The same value serves an OpenAPI-generated client as one middleware: see
 /// ``PipelineMiddleware``.
 public struct ClientPipeline: Sendable {
+    /// What is secret in a call, for every place its text goes: the log line, the error the
+    /// caller gets, span attributes and drift samples.
+    public var redaction: Redaction
     /// One line per call; `nil` logs nothing.
     public var logging: RequestLogging?
     /// Counts and times calls, retries, refreshes and repairs; `nil` records nothing.
@@ -110,6 +113,7 @@ public struct ClientPipeline: Sendable {
     /// A pipeline that logs, counts and retries by the default rules, ends each call within
     /// ``defaultTimeout``, follows redirects within the request's origin, and authenticates nothing.
     public init(
+        redaction: Redaction = Redaction(),
         logging: RequestLogging? = RequestLogging(),
         metrics: RequestMetrics? = RequestMetrics(),
         tracing: RequestTracing? = nil,
@@ -131,6 +135,7 @@ public struct ClientPipeline: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.redaction = redaction
         self.logging = logging
         self.metrics = metrics
         self.tracing = tracing

@@ -87,6 +87,9 @@ public struct PipelineMiddleware: ClientMiddleware {
         record: CallRecord,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async -> CallEnding<(HTTPResponse, HTTPBody?), any Error, NoModuleCodes, NoModuleCodes> {
+        if let refused = RequestPath.dotSegment(in: request.path ?? "").map({ RequestPath.refusal($0, of: operationID) }) {
+            return CallEnding(result: .failure(refused), failure: .client(refused), request: request)
+        }
         let options = CallOptions(
             operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
             codes: codes)
@@ -110,7 +113,10 @@ public struct PipelineMiddleware: ClientMiddleware {
                 result: .success((answer.response, HTTPBody(answer.body))), failure: failure, request: request,
                 status: answer.response.status)
         } catch {
-            return CallEnding(result: .failure(Self.surfaced(error)), failure: APIError(thrown: error), request: request)
+            let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
+            return CallEnding(
+                result: .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record)), failure: failure,
+                request: request)
         }
     }
 

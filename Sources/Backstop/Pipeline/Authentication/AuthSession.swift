@@ -25,7 +25,10 @@ import HTTPTypes
 ///   ``ClientFailure/Reason/tooManyRefreshes``, instead of looping.
 /// - A general code with the `signInRequired` role ends the session (the same event) without
 ///   a refresh; the caller gets the code's error.
-/// - The credential's ``Authenticator/secrets(of:)`` are redacted from the pipeline's log lines.
+/// - The credential is secret (see ``Redaction``), whatever the authenticator: the values of the
+///   header fields and query items ``Authenticator/apply(_:to:)`` set or changed, and the
+///   credential's ``Authenticator/secrets(of:)``, are redacted from the pipeline's log lines,
+///   the errors its calls end with and everything made from them.
 public final class AuthSession<A: Authenticator>: Sendable {
     /// Applies, recognises and refreshes credentials.
     public let authenticator: A
@@ -95,9 +98,10 @@ extension AuthSession: AuthenticationStage {
         _ request: HTTPRequest, with issued: SessionState<A>.Issued, record: CallRecord,
         attempt: (HTTPRequest) async throws -> Answer
     ) async throws -> Answer {
+        let original = request
         var request = request
         authenticator.apply(issued.credential, to: &request)
-        record.addSecrets(authenticator.secrets(of: issued.credential))
+        record.addSecrets(CallRecord.applied(from: original, to: request) + authenticator.secrets(of: issued.credential))
         return try await attempt(request)
     }
 }

@@ -62,8 +62,11 @@ public protocol Authenticator: Sendable {
     /// Whether `credential` is known to be expired, so it is refreshed before sending.
     func requiresRefresh(_ credential: Credential) -> Bool
 
-    /// The values of `credential` that logs must never show; they are redacted by
-    /// the pipeline's ``RequestLogging`` wherever they appear.
+    /// Values of `credential` that logs and errors must never show, besides what ``apply(_:to:)``
+    /// puts on the request, which is secret already; `[]` by default.
+    ///
+    /// Name here what a server may echo that `apply` does not send, such as the refresh token.
+    /// They are redacted as the pipeline's ``ClientPipeline/redaction`` redacts every secret.
     func secrets(of credential: Credential) -> [String]
 }
 

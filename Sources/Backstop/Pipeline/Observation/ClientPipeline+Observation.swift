@@ -9,7 +9,7 @@ extension ClientPipeline {
     /// made, before authentication, for the secrets it carries.
     func report(_ outcome: RequestOutcome, request: HTTPRequest?, record: CallRecord) {
         if let logging, logging.isEnabled {
-            logging.log(outcome, secrets: logging.secrets(of: request, adding: record.secrets))
+            logging.log(outcome, secrets: secrets(of: request, record: record))
         }
         metrics?.record(outcome)
     }

@@ -4,9 +4,11 @@ import Metrics
 ///
 /// swift-metrics asks for metrics to be created once and kept: making a `Counter` or a `Timer`
 /// asks the factory for a handler, which a real backend looks up under a lock. Series are keyed
-/// by what varies per call. Operation IDs default to the concrete path, which can hold
-/// identifiers, so at most ``limit`` series are kept; past it, metrics are made per call, which
-/// costs time, never correctness.
+/// by what varies per call. Operation IDs default to a bounded name, the path template or the
+/// path with its identifier-like segments written `{id}` (numbers, UUIDs, 16 or more hex digits,
+/// anything with `@`, 20 or more letters, long tokens with a digit: see ``Endpoint/operationID``),
+/// but an app's own IDs may hold anything, so at most ``limit`` series are kept; past it,
+/// metrics are made per call, which costs time, never correctness.
 final class MetricHandles: Sendable {
     /// The most series kept, over all metrics.
     static let limit = 512
