@@ -26,8 +26,12 @@ import OpenAPIRuntime
 /// 10. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
 /// 11. **Redirects**: ``redirects`` follows the redirects an attempt is answered with, each
 ///     through the middlewares and the transport again.
-/// 12. **The app's own middlewares**: ``middlewares``, first to last, around each attempt.
-/// 13. The transport, which hands redirects back rather than following them.
+/// 12. **The app's middlewares**: ``middlewares``, first to last, around each attempt.
+/// 13. **Transport**: the client's `ClientTransport`, or the rest of a generated client's
+///     chain, which hands redirects back rather than following them.
+///
+/// One runner runs them in this order for ``APIClient`` and ``PipelineMiddleware`` alike; a
+/// test checks this list, and every other that names the stages, against it.
 ///
 /// The order is why the stages work together: a retry carries the credential a refresh
 /// just made, a log line counts every attempt of its call, and an app-wide code is published

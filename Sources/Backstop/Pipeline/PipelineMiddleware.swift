@@ -16,9 +16,19 @@ import OpenAPIRuntime
 /// Each generated operation then goes through the same stages, in the same order, as a call
 /// of ``APIClient``: one log line named by its operation ID, the same metrics, retries by the
 /// same rules (a rate-limited code inside a 200 envelope included), the session's single
-/// refresh, app-wide events, and the timeouts. Give it as the only middleware, or the first:
-/// middlewares listed after it run around each attempt, as the pipeline's own
-/// ``ClientPipeline/middlewares`` do.
+/// refresh, app-wide events, and the timeouts, run by the same runner.
+///
+/// **Give it as the generated client's only middleware**, and the app's own middlewares as
+/// ``ClientPipeline/middlewares``, where they run around each attempt, after authentication.
+/// A middleware listed *before* it in the generated client runs once per call, outside retry,
+/// authentication and every other stage: it sees neither the credential nor the retries. One
+/// listed *after* it runs around each attempt, like ``ClientPipeline/middlewares``.
+///
+/// The generated client's `next` is not `@escaping`: the middleware lends it to the stages
+/// for the duration of one call and takes it back before returning. Every stage runs in the
+/// call's task or in child tasks it awaits; hedging's requests, which are tasks of their own,
+/// are all awaited before the call returns (the losing ones cancelled first), so none uses
+/// `next` after the generated client's call has moved on.
 ///
 /// - The response body is read once, within ``ClientPipeline/maximumResponseBytes``, and
 ///   handed on to the generated code; a request body that can be read only once is buffered

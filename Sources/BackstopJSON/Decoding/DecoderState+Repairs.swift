@@ -98,7 +98,9 @@ extension DecoderState {
                 action: action, reason: .summary(error)))
     }
 
-    /// Whether an error may be absorbed by a lossy boundary: data errors, not cancellation.
+    /// Whether an error may be absorbed by a lossy boundary: any error but cancellation, so a
+    /// model's own validation error thrown from its `init(from:)` is absorbed (and reported as
+    /// a repair) like a type mismatch; cancellation always propagates.
     static func isAbsorbable(_ error: any Error) -> Bool { !(error is CancellationError) }
 
     func recordTrailingCommas() {

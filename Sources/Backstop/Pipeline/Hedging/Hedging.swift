@@ -8,9 +8,15 @@
 ///   one, each drawing on the pipeline's ``RetryBudget`` (none is sent when it is spent).
 /// - The delay is fixed (``init(delay:maximumHedges:)``), or a percentile of the operation's
 ///   recent latencies (``init(percentile:minimum:fallback:maximumHedges:)``); see ``Delay``.
-/// - The first response, whatever its status, wins: the call goes on with it at once and the
-///   other requests are cancelled, without waiting for them to end. When every request fails
-///   without a response, the first failure is the attempt's.
+/// - The first answer the retry rules would not retry wins, whatever its status (a 200, a
+///   404): the call goes on with it at once and the other requests are cancelled. Through
+///   ``APIClient`` the call does not wait for them to end; through ``PipelineMiddleware`` it
+///   does, because they use the generated client's `next`, which must not outlive the call.
+/// - A failure the retry rules would retry (a 503, a `timedOut`) does not win: as in Polly, the
+///   next hedge is sent at once, without waiting for the delay, if one may still go. A failure
+///   they would not retry (offline) sends no hedge.
+/// - When every request sent has failed, the first failure to end is the attempt's: its
+///   answer (the 503) or its error, which the retry stage above then sees.
 /// - Cancelling the call cancels every request it has sent.
 /// - Each hedge is an attempt in the call's log line and metrics, with the retry reason `hedge`.
 ///
