@@ -1,0 +1,79 @@
+import Backstop
+import BackstopTestSupport
+import BadBackend
+import Clocks
+import Foundation
+import InMemoryLogging
+import Logging
+import MetricsTestKit
+import OpenAPIRuntime
+import Testing
+
+extension BackstopClient {
+    /// Every stage combined with every other, in memory: a first answer of 503, then 200s.
+    @Suite("Every stage with every other", .timeLimit(.minutes(1)))
+    struct StageMatrixTests {
+        enum Stage: String, CaseIterable, Sendable {
+            case observation, coalescing, concurrencyLimit, generalCodes, timeout, retry, circuitBreaker, hedging,
+                authentication, attemptTimeout, middlewares
+        }
+
+        static var pairs: [(Stage, Stage)] {
+            Stage.allCases.enumerated().flatMap { i, first in Stage.allCases.dropFirst(i + 1).map { (first, $0) } }
+        }
+
+        @Test(arguments: pairs)
+        func twoStagesTogether(first: Stage, second: Stage) async throws {
+            let on = Set([first, second])
+            let counter = AttemptCounter()
+            let logs = InMemoryLogHandler()
+            let pipeline = quietPipeline {
+                if on.contains(.observation) {
+                    $0.logging = RequestLogging(logger: Logger(label: "matrix") { _ in logs })
+                    $0.metrics = RequestMetrics(factory: TestMetrics())
+                }
+                if on.contains(.coalescing) { $0.coalescing = RequestCoalescing() }
+                if on.contains(.concurrencyLimit) { $0.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 1) }
+                if on.contains(.generalCodes) { $0.generalCodes = GeneralCodeEvents() }
+                // Timeouts on a test clock nobody advances: they never fire, but run beside every call.
+                if on.contains(.timeout) { $0.timeout = .seconds(30) }
+                if on.contains(.retry) { $0.retry = RetryPolicy(exponentialBackoffScale: .zero) }
+                if on.contains(.circuitBreaker) { $0.circuitBreaker = CircuitBreaker(clock: TestClock(), logger: nil) }
+                if on.contains(.hedging) { $0.hedging = Hedging(delay: .seconds(2)) }
+                if on.contains(.authentication) {
+                    $0.authentication = .session(AuthSession(authenticator: BearerAuthenticator(), credential: "token"))
+                }
+                if on.contains(.attemptTimeout) { $0.attemptTimeout = .seconds(10) }
+                if on.contains(.middlewares) { $0.middlewares = [counter] }
+            }
+            let sent = SentRequests()
+            let client = InMemoryStageTests.client(sent: sent, pipeline: pipeline) { n, request, _ in
+                if on.contains(.authentication) { #expect(request.headerFields[.authorization] == "Bearer token") }
+                return n == 1 ? InMemoryStageTests.status(503) : InMemoryStageTests.ok()
+            }
+            // Retry and hedging both recover from the 503, with one more request; nothing else does.
+            let recovers = on.contains(.retry) || on.contains(.hedging)
+            do {
+                let response = try await client.response(for: InMemoryStageTests.item)
+                #expect(recovers)
+                #expect(response.payload.name == "ok")
+                #expect(response.attempts == 2)
+            } catch {
+                #expect(!recovers, "\(error)")
+                guard case .http(let failure) = error else {
+                    Issue.record("expected the 503, got \(error)")
+                    return
+                }
+                #expect(failure.status.code == 503)
+            }
+            #expect(sent.count == (recovers ? 2 : 1))
+            if on.contains(.middlewares) { #expect(counter.attempts == sent.count) }
+            if on.contains(.observation) {
+                #expect(logs.entries.count == 1)
+                #expect(logs.entries.first?.metadata["attempts"] == "\(sent.count)")
+            }
+            // A second call is answered at once, through every stage again.
+            #expect(try await client.send(InMemoryStageTests.item).name == "ok")
+        }
+    }
+}
