@@ -190,7 +190,7 @@ extension BackstopClient {
             let alert = try #require(RecoveryPolicy().alert(for: error, locale: Locale(identifier: "en")))
             #expect(alert.retryAfter == .seconds(10))
             #expect(alert.message.contains("10 seconds"))
-            #expect(logs.entries.map(\.message.description) == ["circuit a.example: closed → open for 10.0 seconds"])
+            #expect(logs.entries.map(\.message.description) == ["circuit a.example: closed → open for 10 s"])
             await clock.advance(by: .seconds(10))
             #expect(try await client.send(Self.item).name == "ok")
             #expect(breaker.state(of: "a.example") == .closed)
