@@ -52,11 +52,11 @@ struct StageOrderTests {
             .joined(separator: " ")
     }
 
-    @Test func theRunnerHasTwelveStagesFromObservationToTheTransport() throws {
+    @Test func theRunnerHasThirteenStagesFromObservationToTheTransport() throws {
         let stages = try Self.runnerStages()
         #expect(stages.first == "observation")
         #expect(stages.last == "transport")
-        #expect(stages.count == 12)
+        #expect(stages.count == 13)
     }
 
     @Test func clientPipelineListsTheRunnersStages() throws {
