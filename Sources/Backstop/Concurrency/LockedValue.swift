@@ -15,14 +15,14 @@
 /// The value and its lock live in one allocation. Calls make some of these per request
 /// (`CallRecord`, `HedgeRace`), and `NSLock` cost two more allocations and a mutex set up and
 /// torn down each time.
-struct LockedValue<Value: Sendable>: @unchecked Sendable {
+package struct LockedValue<Value: Sendable>: @unchecked Sendable {
     private let storage: Storage
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         storage = Storage.make(value)
     }
 
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         storage.withUnsafeMutablePointers { value, lock in
             Self.lock(lock)
             defer { Self.unlock(lock) }
