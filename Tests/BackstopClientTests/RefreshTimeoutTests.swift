@@ -11,10 +11,12 @@ extension BackstopClient {
     /// session's refresh timeout and the session keeps its credential.
     @Suite("Refresh timeout", .timeLimit(.minutes(1)))
     struct RefreshTimeoutTests {
-        /// Refreshes `stale` to `fresh`; the first refresh never returns, deaf to cancellation.
+        /// Refreshes `stale` to `fresh`; the first refresh never returns, deaf to cancellation,
+        /// or returns once `release` yields.
         struct HangingAuthenticator: Authenticator {
             let refreshes = LockedValue(0)
             let started: AsyncStream<Int>.Continuation
+            var release: AsyncStream<Void>?
 
             func apply(_ credential: String, to request: inout HTTPRequest) {
                 request.headerFields[.authorization] = "Bearer \(credential)"
@@ -26,7 +28,11 @@ extension BackstopClient {
                     return count
                 }
                 started.yield(number)
-                if number == 1 { await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in } }
+                if number == 1, let release {
+                    for await _ in release { break }
+                } else if number == 1 {
+                    await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+                }
                 return "fresh"
             }
         }
@@ -70,6 +76,30 @@ extension BackstopClient {
             #expect(try await client.send(Self.account) == Account(id: 1))
             #expect(await refreshes.next() == 2)
             #expect(session.credential == "fresh")
+        }
+
+        /// A backend that rotates refresh tokens retired the old one when it answered: an answer
+        /// that comes after the timeout is still the session's, unless the session moved on.
+        @Test func aRefreshThatAnswersAfterItsTimeoutStillGivesTheSessionItsCredential() async throws {
+            let clock = TestClock()
+            let (started, starts) = AsyncStream<Int>.makeStream()
+            let (release, releasing) = AsyncStream<Void>.makeStream()
+            let session = AuthSession(
+                authenticator: HangingAuthenticator(started: starts, release: release), credential: "stale", clock: clock)
+            let client = Self.client(session)
+            let call = Task { await failure(of: client, Self.account) }
+            var refreshes = started.makeAsyncIterator()
+            #expect(await refreshes.next() == 1)
+            await clock.advance(by: .seconds(31))
+            #expect(transportReason(of: await call.value) == .timedOut)
+            #expect(session.credential == "stale")
+            releasing.yield()
+            while session.credential != "fresh", !Task.isCancelled { await Task.yield() }
+            // No second refresh: the late answer serves the next call.
+            #expect(try await client.send(Self.account) == Account(id: 1))
+            releasing.finish()
+            starts.finish()
+            #expect(await refreshes.next() == nil)
         }
 
         @Test func withoutARefreshTimeoutTheCallsWaitForTheRefresh() async throws {

@@ -23,9 +23,10 @@ import HTTPTypes
 ///   `.http` 503 …) and the next call that needs a refresh starts one again.
 /// - A refresh that has not ended after ``refreshTimeout`` (30 s unless given) is given up:
 ///   the waiting calls fail with `.transport` ``TransportFailure/Reason/timedOut``, the session
-///   keeps its credential, and the next call that needs a refresh starts one again. The refresh's
-///   task is cancelled, and whatever it returns later is ignored; it does not count towards
-///   the ``RefreshLimit``.
+///   keeps its credential, and the next call that needs a refresh starts one again; it does not
+///   count towards the ``RefreshLimit``. The refresh itself goes on: when it answers later and
+///   the session has not moved on (no sign-in, sign-out or other refresh since), its credential
+///   becomes the session's, since a backend that rotates refresh tokens has retired the old one.
 /// - More refreshes than the ``RefreshLimit`` in its window end the session the same way, with
 ///   ``ClientFailure/Reason/tooManyRefreshes``, instead of looping.
 /// - A general code with the `signInRequired` role ends the session (the same event) without

@@ -119,21 +119,23 @@ final class SessionState<A: Authenticator>: Sendable {
             state.phase = .refreshing(flight, from: credential)
             // Detached: the refresh serves every waiting call, and outlives the one that started it
             // if that one is cancelled.
-            let refresh = Task.detached {
+            let generation = state.generation
+            Task.detached {
                 if let span {
                     // A detached task inherits no trace context: the call's span hands its own on.
-                    await span.traceRefresh { await self.run(flight, from: credential, startedAt: now, refreshes: refreshes) }
+                    await span.traceRefresh {
+                        await self.run(flight, from: credential, generation: generation, startedAt: now, refreshes: refreshes)
+                    }
                 } else {
-                    _ = await self.run(flight, from: credential, startedAt: now, refreshes: refreshes)
+                    _ = await self.run(flight, from: credential, generation: generation, startedAt: now, refreshes: refreshes)
                 }
             }
             if let deadline = refreshDeadline?() {
-                // Its own task: a refresh that never returns must not hold its waiting calls, nor
-                // the session, however it treats cancellation.
+                // Its own task: a refresh that never returns must not hold its waiting calls. The
+                // refresh is not cancelled: an answer that comes later is still the session's.
                 flight.timer = Task.detached {
                     guard (try? await deadline()) != nil, !Task.isCancelled else { return }
                     self.expire(flight, from: credential, startedAt: now, refreshes: refreshes)
-                    refresh.cancel()
                 }
             }
             return .wait(flight)
@@ -152,14 +154,25 @@ final class SessionState<A: Authenticator>: Sendable {
     /// Refreshes `credential` for `flight`'s waiters; answers how it ended (`succeeded`,
     /// `failed`, `interrupted`), as metrics and traces name it.
     private func run(
-        _ flight: RefreshFlight, from credential: A.Credential, startedAt: Duration, refreshes: (@Sendable (String) -> Void)?
+        _ flight: RefreshFlight, from credential: A.Credential, generation: Int, startedAt: Duration,
+        refreshes: (@Sendable (String) -> Void)?
     ) async -> String {
         let outcome: RefreshFlight.Outcome
         let name: String
         do {
             let fresh = try await authenticator.refresh(credential)
             outcome = state.withLock { state in
-                guard case .refreshing(let current, _) = state.phase, current === flight else { return .refreshed }
+                switch state.phase {
+                case .refreshing(let current, _) where current === flight:
+                    break
+                case .signedIn where state.generation == generation:
+                    // Given up at the refresh timeout, answered since, and the session has not moved
+                    // on: the credential is kept, as a backend that rotates refresh tokens has
+                    // retired the old one already.
+                    break
+                default:
+                    return .refreshed
+                }
                 state.phase = .signedIn(fresh)
                 state.generation += 1
                 return .refreshed

@@ -18,6 +18,7 @@ import HTTPTypes
 /// - When the caller that sent the request is cancelled, its request is cancelled with it and
 ///   the longest-waiting caller whose task is not cancelled sends it again, so the others still
 ///   get an answer; a caller counts as waiting from the moment it joins, before its task suspends.
+///   A caller cancelled by the time it is handed the exchange sends nothing and hands it on.
 /// - A call that starts after the answer came sends a request of its own: nothing is cached.
 /// - Only the sending caller's log line and metrics count attempts; the others made none.
 ///
