@@ -1,6 +1,7 @@
 import Backstop
 import BackstopTestSupport
 import BadBackend
+import Clocks
 import Foundation
 import HTTPTypes
 import Testing
@@ -46,10 +47,14 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func theArticlesClientForBackendB() async throws {
             try await withBackend { _, url in
+                // The article's pipeline, on a clock that never moves: `rename`'s 10 s timeout is
+                // the article's, and a loaded machine must not trip it (a PUT once took 14.6 s with
+                // both cores busy). Timeouts themselves are tested on test clocks elsewhere.
                 let client = APIClient<GeneralCode>(
                     baseURL: url,
                     contract: EnvelopeContract.b,
-                    pipeline: ClientPipeline(redaction: Redaction(headerFields: [HTTPField.Name("X-Api-Key")!]))
+                    pipeline: ClientPipeline(
+                        redaction: Redaction(headerFields: [HTTPField.Name("X-Api-Key")!]), clock: TestClock())
                 )
                 #expect(await Self.show(client, .item(1), { $0 }) == .item(.one))
                 #expect(await Self.show(client, .rename(Item(id: 8, name: "Eight")), \.body) == .item(Item(id: 8, name: "Eight")))

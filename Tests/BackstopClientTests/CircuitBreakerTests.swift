@@ -20,9 +20,9 @@ extension BackstopClient {
             makeClient(url, transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
         }
 
-        /// The next `count` transitions the breaker published, as `from→to`.
-        static func transitions(_ breaker: CircuitBreaker, _ count: Int) async -> [String] {
-            var iterator = breaker.transitions.makeAsyncIterator()
+        /// The next `count` transitions of `stream`, a subscription to a breaker's, as `from→to`.
+        static func transitions(_ stream: AsyncStream<CircuitBreaker.Transition>, _ count: Int) async -> [String] {
+            var iterator = stream.makeAsyncIterator()
             var seen: [String] = []
             for _ in 0..<count {
                 guard let transition = await iterator.next() else { break }
@@ -42,6 +42,7 @@ extension BackstopClient {
             try await withBackend { backend, url in
                 let clock = TestClock()
                 let breaker = Self.breaker(clock)
+                let transitions = breaker.transitions
                 let client = Self.client(url, transport, breaker)
                 let outage = RetryTests.statusEndpoint(code: 503, failures: .max)
                 for _ in 0..<4 {
@@ -55,7 +56,7 @@ extension BackstopClient {
                 #expect(refused.retryAfter == .seconds(15))
                 #expect(await backend.hits(RetryTests.statusPath(503)) == 4)
                 #expect(breaker.state(of: "127.0.0.1:\(url.port ?? 0)") == .open)
-                #expect(await Self.transitions(breaker, 1) == ["closed→open"])
+                #expect(await Self.transitions(transitions, 1) == ["closed→open"])
                 // Every endpoint of the host shares the circuit.
                 #expect(Self.circuitOpen(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/products/2"))) != nil)
             }
@@ -67,6 +68,7 @@ extension BackstopClient {
             try await withBackend { backend, url in
                 let clock = TestClock()
                 let breaker = Self.breaker(clock)
+                let transitions = breaker.transitions
                 let client = Self.client(url, transport, breaker)
                 // Four 503s, then the backend is back, for the first path; the second path stays down.
                 for _ in 0..<4 { _ = await failure(of: client, RetryTests.statusEndpoint(code: 503, failures: 4)) }
@@ -81,7 +83,7 @@ extension BackstopClient {
                 _ = try await client.send(RetryTests.statusEndpoint(code: 503, failures: 4))
                 #expect(await backend.hits(RetryTests.statusPath(503)) == 6)
                 #expect(
-                    await Self.transitions(breaker, 5) == [
+                    await Self.transitions(transitions, 5) == [
                         "closed→open", "open→halfOpen", "halfOpen→open", "open→halfOpen", "halfOpen→closed",
                     ])
             }

@@ -134,7 +134,8 @@ extension BackstopClient {
                 #expect(await backend.hits(path) == 1)
 
                 sender.cancel()
-                await #expect(throws: (any Error).self) { _ = try await sender.value }
+                let error = await #expect(throws: (any Error).self) { _ = try await sender.value }
+                #expect(error.map { TransportFailure($0).reason } == .cancelled, "\(String(describing: error))")
                 _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
                 #expect(coalescing.load.waitingCalls == 19)
 

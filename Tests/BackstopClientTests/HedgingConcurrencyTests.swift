@@ -129,13 +129,14 @@ extension BackstopClient {
                 #expect(await backend.hits("/scenarios/slow/b/products/1") == 2)
                 #expect(await backend.hits(waiting) == 1)
                 held.cancel()
-                await #expect(throws: (any Error).self) { try await held.value }
+                let error = await #expect(throws: StudyGroupError.self) { try await held.value }
+                #expect(transportReason(of: error) == .cancelled)
             }
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
-        func aPOSTIsNeverHedgedAndAFastAnswerNeedsNoHedge(transport: TransportKind) async throws {
+        func aFastAnswerNeedsNoHedge(transport: TransportKind) async throws {
             try await withBackend { backend, url in
                 let clock = TestClock()
                 let client = hedgingClient(url, transport, clock: clock)
@@ -143,10 +144,33 @@ extension BackstopClient {
                 #expect(item == .one)
                 await clock.advance(by: .seconds(10))
                 #expect(await backend.hits("/b/products/1") == 1)
-                struct Echoed: Decodable, Sendable { var method: String }
-                _ = try? await client.send(Endpoint<Echoed, StudyGroupCode>(.post, "b/echo", body: ["a": 1]))
+            }
+        }
+
+        /// The POST is as slow as the GET that ``aSlowGETIsSentAgainAfterTheDelayAndTheFirstAnswerWins``
+        /// hedges: held by the server's clock while the client's passes the hedge's delay fivefold,
+        /// so a hedge would be due. It answers only after that, with one attempt.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aSlowPOSTIsNeverHedged(transport: TransportKind) async throws {
+            let serverClock = TestClock()
+            try await withBackend(clock: serverClock) { backend, url in
+                let clock = TestClock()
+                let logs = InMemoryLogHandler()
+                let client = hedgingClient(url, transport, clock: clock) {
+                    $0.logging = RequestLogging(logger: Logger(label: "hedging") { _ in logs })
+                }
+                let path = "/scenarios/slow/b/echo"
+                let post = Task {
+                    try await client.send(Endpoint<Echo<[String: Int]>, StudyGroupCode>(.post, String(path.dropFirst()), body: ["a": 1]))
+                }
+                _ = try await backend.requestLog.arrival(where: { $0.path == path })
                 await clock.advance(by: .seconds(10))
-                #expect(await backend.requestLog.entries.count { $0.method == "POST" } == 1)
+                await serverClock.advance(by: .seconds(3600))
+                #expect(try await post.value.method == "POST")
+                #expect(await backend.hits(path) == 1)
+                let line = try #require(logs.entries.last)
+                #expect(line.metadata["attempts"] == "1")
             }
         }
 
@@ -172,7 +196,8 @@ extension BackstopClient {
                         }
                     }
                 }
-                await #expect(throws: (any Error).self) { try await call.value }
+                let error = await #expect(throws: (any Error).self) { try await call.value }
+                #expect(error.map { TransportFailure($0).reason } == .cancelled, "\(String(describing: error))")
                 #expect(counter.attempts == 0)
                 #expect(await backend.hits("/b/products/1") == 0)
             }
@@ -238,6 +263,31 @@ extension BackstopClient {
             }
         }
 
+        /// A test clock whose sleeps are recorded: the deadlines asked for, and those that passed.
+        final class WatchedClock: Clock, @unchecked Sendable {
+            typealias Duration = Swift.Duration
+            typealias Instant = TestClock<Swift.Duration>.Instant
+            let base: TestClock<Swift.Duration>
+            private let lock = NSLock()
+            private var asked: [Instant] = []
+            private var passed: [Instant] = []
+
+            init(_ base: TestClock<Swift.Duration>) { self.base = base }
+
+            var now: Instant { base.now }
+            var minimumResolution: Duration { base.minimumResolution }
+            /// Every deadline a sleep was asked for.
+            var deadlines: [Instant] { lock.withLock { asked } }
+            /// The deadlines of the sleeps that returned because they passed.
+            var woken: [Instant] { lock.withLock { passed } }
+
+            func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+                lock.withLock { asked.append(deadline) }
+                try await base.sleep(until: deadline, tolerance: tolerance)
+                lock.withLock { passed.append(deadline) }
+            }
+        }
+
         /// Makes each attempt take the next of `latencies` on `clock`, then none.
         final class Latency: ClientMiddleware, @unchecked Sendable {
             let clock: TestClock<Duration>
@@ -265,6 +315,7 @@ extension BackstopClient {
             let serverClock = TestClock()
             try await withBackend(clock: serverClock) { backend, url in
                 let clock = TestClock()
+                let watched = WatchedClock(clock)
                 let hedging = Hedging(percentile: 90, minimum: .milliseconds(50), fallback: .seconds(5))
                 // 10, 20 … 200 ms for "product", then 10 ms twenty times for "fast".
                 let latencies = (1...20).map { Duration.milliseconds(10 * $0) } + Array(repeating: .milliseconds(10), count: 20)
@@ -272,7 +323,7 @@ extension BackstopClient {
                     url, transport,
                     pipeline: quietPipeline {
                         $0.hedging = hedging
-                        $0.clock = clock
+                        $0.clock = watched
                         $0.middlewares = [Latency(clock: clock, latencies: latencies)]
                     })
                 let product = Endpoint<Item, StudyGroupCode>(.get, "b/products/1", operationID: "product")
@@ -288,11 +339,19 @@ extension BackstopClient {
 
                 // A slow answer to "product" is hedged once its 90th percentile has passed.
                 let path = "/scenarios/slow/b/products/1"
+                let start = clock.now
+                let (asked, passed) = (watched.deadlines.count, watched.woken.count)
                 let call = Task {
                     try await client.send(Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()), operationID: "product"))
                 }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
+                // The synchronisation point: the hedge's timer, set for 180 ms after the call began
+                // and for no earlier time, so the clock at 179 ms has not woken it.
+                let due = start.advanced(by: .milliseconds(180))
+                while !watched.deadlines.dropFirst(asked).contains(due), !Task.isCancelled { await Task.yield() }
+                #expect(watched.deadlines.dropFirst(asked).allSatisfy { $0 >= due })
                 await clock.advance(by: .milliseconds(179))
+                #expect(watched.woken.count == passed)
                 #expect(await backend.hits(path) == 1)
                 await clock.advance(by: .milliseconds(1))
                 _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)

@@ -16,7 +16,7 @@ extension BackstopClient {
         /// A session whose refresh fails while the token has expired; `configure` shapes the refresher's pipeline.
         @available(macOS 14, iOS 17, tvOS 17, *)
         static func expiredSession(
-            _ transport: TransportKind, refresh: RefreshBehaviour,
+            _ transport: TransportKind, refresh: RefreshBehaviour, refreshTimeout: Duration? = .seconds(30),
             refresher configure: @escaping (inout ClientPipeline) -> Void = { _ in },
             _ body: (BadBackend, AuthSession<BadBackendAuthenticator>, APIClient<GeneralCode>, TestClock<Duration>) async throws -> Void
         ) async throws {
@@ -29,7 +29,7 @@ extension BackstopClient {
                 let credential = try await makeClient(url, transport).signIn(clock)
                 let session = AuthSession(
                     authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: false),
-                    credential: credential, clock: clock)
+                    credential: credential, refreshTimeout: refreshTimeout, clock: clock)
                 let client = makeClient(url, transport, pipeline: quietPipeline { $0.authentication = .session(session) })
                 await clock.advance(by: Session.lifetime + .seconds(1))
                 try await body(backend, session, client, clock)
@@ -112,11 +112,12 @@ extension BackstopClient {
         @Test("a refresh rejected with 400 or 401 ends the session", arguments: both, [RefreshBehaviour.rejected, .fails])
         func rejectionEndsTheSession(transport: TransportKind, refresh: RefreshBehaviour) async throws {
             try await Self.expiredSession(transport, refresh: refresh) { _, session, client, _ in
+                let signedOut = session.signedOutEvents
                 let error = await Self.account(client).failure
                 #expect(error?.clientReason == .tokenRefreshFailed)
                 #expect(error?.recoveryCategory == .unauthorized)
                 #expect(session.credential == nil)
-                var events = session.signedOutEvents.makeAsyncIterator()
+                var events = signedOut.makeAsyncIterator()
                 #expect(await events.next()?.reason == .refreshFailed)
             }
         }
@@ -125,7 +126,8 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test("a call waiting for a refresh ends at once when cancelled; the refresh goes on for the others", arguments: both)
         func aWaitingCallIsCancellable(transport: TransportKind) async throws {
-            try await Self.expiredSession(transport, refresh: .slow) { backend, _, client, clock in
+            // The refresh is held for 120 s: a timeout of its own longer than that.
+            try await Self.expiredSession(transport, refresh: .slow, refreshTimeout: .seconds(300)) { backend, _, client, clock in
                 let first = Task { await Self.account(client) }
                 _ = try await backend.requestLog.arrival { $0.path.hasSuffix("/auth/refresh") }
                 let waiting = Task { await Self.account(client) }

@@ -61,6 +61,8 @@ struct Session: Sendable {
     let clock: TestClock<Duration>
     let auth: AuthSession<BadBackendAuthenticator>
     let client: APIClient<GeneralCode>
+    /// The session's sign-outs, subscribed to before its first call.
+    let signedOut: AsyncStream<SignedOut>
 
     /// Token lifetime on the backend.
     static let lifetime = Duration.seconds(100)
@@ -72,6 +74,7 @@ struct Session: Sendable {
         refresh: RefreshBehaviour = .succeeds,
         knowsExpiry: Bool = false,
         limit: RefreshLimit = .default,
+        refreshTimeout: Duration? = .seconds(30),
         pipeline configure: (inout ClientPipeline) -> Void = { _ in },
         refresher configureRefresher: (inout ClientPipeline) -> Void = { _ in },
         _ body: (Session) async throws -> Void
@@ -85,14 +88,15 @@ struct Session: Sendable {
             let credential = try await refresher.signIn(clock)
             let auth = AuthSession(
                 authenticator: BadBackendAuthenticator(refresher: refresher, clock: clock, knowsExpiry: knowsExpiry),
-                credential: credential, limit: limit, clock: clock)
+                credential: credential, limit: limit, refreshTimeout: refreshTimeout, clock: clock)
+            let signedOut = auth.signedOutEvents
             let client = makeClient(
                 baseURL, transport,
                 pipeline: quietPipeline {
                     $0.authentication = .session(auth)
                     configure(&$0)
                 })
-            try await body(Session(backend: backend, clock: clock, auth: auth, client: client))
+            try await body(Session(backend: backend, clock: clock, auth: auth, client: client, signedOut: signedOut))
         }
     }
 
@@ -112,7 +116,7 @@ struct Session: Sendable {
     func signedOutReasons() async throws -> [SignedOut.Reason] {
         auth.signIn(try await auth.authenticator.refresher.signIn(clock))
         _ = await account("scenarios/sign-in-required/b/account")
-        return await events(in: auth.signedOutEvents) { $0.reason == .signInRequired }.map(\.reason)
+        return await events(in: signedOut) { $0.reason == .signInRequired }.map(\.reason)
     }
 
     /// The account at `path` with `query`, or the error.

@@ -88,7 +88,8 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test("a request that starts during a refresh waits for it", arguments: both)
         func requestsStartingDuringARefreshWait(transport: TransportKind) async throws {
-            try await Session.run(transport, refresh: .slow) { session in
+            // The refresh is held for 120 s: a timeout of its own longer than that.
+            try await Session.run(transport, refresh: .slow, refreshTimeout: .seconds(300)) { session in
                 await session.expireToken()
                 async let first = session.account()
                 // The refresh has reached the backend, which holds it for 120 s on its clock: the
@@ -133,6 +134,7 @@ extension BackstopClient {
         func tooManyRefreshesIsAnError(transport: TransportKind) async throws {
             let limit = RefreshLimit(maximumRefreshes: 3, window: .seconds(60))
             try await Session.run(transport, limit: limit) { session in
+                let signedOut = session.auth.signedOutEvents
                 let alwaysExpired = "scenarios/token-expired/b/account"
                 for _ in 0..<3 { #expect(await session.account(alwaysExpired).failure?.role == .tokenExpired) }
                 await session.clock.advance(by: .seconds(60))
@@ -142,7 +144,7 @@ extension BackstopClient {
                 #expect(error?.clientReason == .tooManyRefreshes)
                 #expect(error?.recoveryCategory == .unauthorized)
                 #expect(await session.refreshes() == 6)
-                var events = session.auth.signedOutEvents.makeAsyncIterator()
+                var events = signedOut.makeAsyncIterator()
                 #expect(await events.next()?.reason == .tooManyRefreshes)
             }
         }
@@ -151,11 +153,12 @@ extension BackstopClient {
         @Test("a sign-in-required code signs out without a refresh; the caller gets the code", arguments: both, [200, 401])
         func signInRequiredSignsOut(transport: TransportKind, status: Int) async throws {
             try await Session.run(transport) { session in
+                let signedOut = session.auth.signedOutEvents
                 let error = await session.account("scenarios/sign-in-required/b/account", query: ["status": "\(status)"]).failure
                 #expect(error?.role == .signInRequired)
                 #expect(await session.account().failure?.clientReason == .signedOut)
                 #expect(await session.refreshes() == 0)
-                var events = session.auth.signedOutEvents.makeAsyncIterator()
+                var events = signedOut.makeAsyncIterator()
                 #expect(await events.next()?.reason == .signInRequired)
             }
         }
@@ -174,6 +177,7 @@ extension BackstopClient {
         @Test("a maintenance code raises one app-wide event before the callers, who each still get their error", arguments: both)
         func maintenanceRaisesOneEvent(transport: TransportKind) async throws {
             let general = GeneralCodeEvents(roles: [.maintenance, .rateLimited])
+            let codeEvents = general.events
             try await Session.run(transport, pipeline: { $0.generalCodes = general }) { session in
                 let errors = await withTaskGroup(of: SessionError?.self) { group in
                     for _ in 0..<20 {
@@ -185,7 +189,7 @@ extension BackstopClient {
                 #expect(errors.allSatisfy { $0?.role == .maintenance })
                 // One more episode, of another role, marks the end of the events to read.
                 #expect(await session.account("scenarios/rate-limited/b/account").failure?.role == .rateLimited)
-                let seen = await events(in: general.events) { $0 == .rateLimited }
+                let seen = await events(in: codeEvents) { $0 == .rateLimited }
                 #expect(seen == [.maintenance, .rateLimited])
             }
         }

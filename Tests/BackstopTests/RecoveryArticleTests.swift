@@ -237,15 +237,17 @@ struct RecoveryArticleTests {
         #expect(calls.count == 3)
 
         let screens = Screens()
+        var changes = screens.changes.makeAsyncIterator()
+        let following = Task { await A.follow(presenter, with: screens) }
+        // A route is heard by the streams open when it is published: the router's first.
+        while presenter.routeSubscriptions == 0, !Task.isCancelled { await Task.yield() }
         presenter.present(A.FeedError.http(HTTPFailure(status: .unauthorized)))
         presenter.present(A.FeedError.transport(TransportFailure(.offline)))
         let signIn = try #require(presenter.alert)
         presenter.perform(.signIn, on: signIn.id)
         let offline = try #require(presenter.alert)
         presenter.perform("openSettings", on: offline.id)
-        var changes = screens.changes.makeAsyncIterator()
-        let following = Task { await A.follow(presenter, with: screens) }
-        // Both routes were published before the router started: it sees them in order.
+        // Both routes were published while the router followed: it sees them in order.
         while screens.shown.count < 2, await changes.next() != nil {}
         following.cancel()
         #expect(screens.shown == ["signIn", "settings"])

@@ -162,6 +162,24 @@ struct RecoveryPresenterTests {
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test("every observer of routes hears every route; a route nobody observes is kept by nobody")
+    func routesReachEveryObserver() async throws {
+        let presenter = makePresenter()
+        presenter.present(unauthorized, retry: {})
+        let unobserved = try #require(presenter.alert)
+        presenter.perform(.signIn, on: unobserved.id)
+        #expect(presenter.routeSubscriptions == 0)
+        var (one, two) = (presenter.routes.makeAsyncIterator(), presenter.routes.makeAsyncIterator())
+        #expect(presenter.routeSubscriptions == 2)
+        presenter.present(unauthorized, retry: {})
+        let signIn = try #require(presenter.alert)
+        presenter.perform(.signIn, on: signIn.id)
+        // Each hears the route published while it observed, not the one before.
+        #expect(await one.next() == .signIn(from: signIn))
+        #expect(await two.next() == .signIn(from: signIn))
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("operations of closed alerts are let go")
     func releasesOperations() throws {
         let presenter = makePresenter()

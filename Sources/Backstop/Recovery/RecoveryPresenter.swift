@@ -25,12 +25,16 @@ public final class RecoveryPresenter {
     public var policy: RecoveryPolicy
     /// The language of the alerts; `nil` for the user's first preferred language.
     public var locale: Locale?
-    /// Where to take the user after sign-in or an app-defined action: observe it once, for
-    /// as long as the presenter lives.
-    public let routes: AsyncStream<RecoveryRoute>
+    /// Where to take the user after sign-in or an app-defined action, from now on: each access
+    /// is a stream of its own, so any number of observers each hear every route.
+    ///
+    /// Subscribe before the routes you want to hear: one published while no stream is open is
+    /// kept by nobody. A stream that is not read keeps only the newest 100 routes. The streams
+    /// end with the presenter.
+    public var routes: AsyncStream<RecoveryRoute> { routeBroadcast.subscribe() }
 
     private var state = RecoveryReducer<Int>.State()
-    @ObservationIgnored private let routeContinuation: AsyncStream<RecoveryRoute>.Continuation
+    @ObservationIgnored private let routeBroadcast = EventBroadcast<RecoveryRoute>()
     @ObservationIgnored private var operations: [Int: Operation] = [:]
     @ObservationIgnored private var nextOperation = 0
 
@@ -38,12 +42,14 @@ public final class RecoveryPresenter {
     public init(policy: RecoveryPolicy = .standard, locale: Locale? = nil) {
         self.policy = policy
         self.locale = locale
-        (routes, routeContinuation) = AsyncStream.makeStream(of: RecoveryRoute.self)
     }
 
     deinit {
-        routeContinuation.finish()
+        routeBroadcast.finish()
     }
+
+    /// How many streams of ``routes`` are open now.
+    package var routeSubscriptions: Int { routeBroadcast.subscriptions }
 
     /// The alert to show now, if any.
     public var alert: RecoveryAlert? { state.alert }
@@ -91,7 +97,7 @@ public final class RecoveryPresenter {
         case .none:
             return nil
         case .route(let route):
-            routeContinuation.yield(route)
+            routeBroadcast.publish(route)
             return nil
         case .retry:
             return Task {

@@ -367,6 +367,8 @@ struct BackendTour {
             ])
         let clock = TestClock()
         let breaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(20), clock: clock, logger: nil)
+        // Subscribed before the outage: a transition is heard by the streams open when it happens.
+        var iterator = breaker.transitions.makeAsyncIterator()
         let client = client(.b, circuitBreaker: breaker)
         let endpoint = Endpoint<Product, NoModuleCodes>(
             .get, "scenarios/http-503/b/products/2",
@@ -396,7 +398,6 @@ struct BackendTour {
         block("log", logLines())
         let requests = await backend.requestLog.entries.count - before
         var transitions: [String] = []
-        var iterator = breaker.transitions.makeAsyncIterator()
         for _ in 0..<3 {
             guard let transition = await iterator.next() else { break }
             transitions.append("\(transition.from.rawValue) → \(transition.to.rawValue)")

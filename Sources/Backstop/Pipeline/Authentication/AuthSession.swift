@@ -21,6 +21,12 @@ import HTTPTypes
 /// - A refresh that fails transiently (no network, a timeout, a 5xx or 429, by default) keeps
 ///   the session: the waiting calls fail with the refresh's own error (`.transport` `offline`,
 ///   `.http` 503 …) and the next call that needs a refresh starts one again.
+/// - A refresh that has not ended after ``refreshTimeout`` (30 s unless given) is given up:
+///   the waiting calls fail with `.transport` ``TransportFailure/Reason/timedOut``, the session
+///   keeps its credential, and the next call that needs a refresh starts one again; it does not
+///   count towards the ``RefreshLimit``. The refresh itself goes on: when it answers later and
+///   the session has not moved on (no sign-in, sign-out or other refresh since), its credential
+///   becomes the session's, since a backend that rotates refresh tokens has retired the old one.
 /// - More refreshes than the ``RefreshLimit`` in its window end the session the same way, with
 ///   ``ClientFailure/Reason/tooManyRefreshes``, instead of looping.
 /// - A general code with the `signInRequired` role ends the session (the same event) without
@@ -32,10 +38,18 @@ import HTTPTypes
 public final class AuthSession<A: Authenticator>: Sendable {
     /// Applies, recognises and refreshes credentials.
     public let authenticator: A
-    /// One ``SignedOut`` each time the session ends without the app asking; observe it from
-    /// one place in the app.
-    public let signedOutEvents: AsyncStream<SignedOut>
+    /// One ``SignedOut`` each time the session ends without the app asking, from now on: each
+    /// access is a stream of its own, so any number of observers each hear every event.
+    ///
+    /// Subscribe before the events you want to hear: one published while no stream is open is
+    /// kept by nobody. A stream that is not read keeps only the newest 100 events. The streams
+    /// end with the session.
+    public var signedOutEvents: AsyncStream<SignedOut> { events.subscribe() }
+    /// How long a refresh may take before the calls waiting for it fail as `.transport`
+    /// `timedOut` and the session keeps its credential; `nil` waits for it however long it takes.
+    public let refreshTimeout: Duration?
 
+    private let events = EventBroadcast<SignedOut>()
     private let state: SessionState<A>
 
     /// A session that applies and refreshes credentials with `authenticator`.
@@ -44,21 +58,34 @@ public final class AuthSession<A: Authenticator>: Sendable {
     ///   - authenticator: Applies, recognises and refreshes credentials.
     ///   - credential: The signed-in user's credential; `nil` until ``signIn(_:)``.
     ///   - limit: How many refreshes a window allows before the session gives up.
-    ///   - clock: Measures the refresh window; tests pass a `TestClock`.
+    ///   - refreshTimeout: How long a refresh may take before its waiting calls fail as
+    ///     `.transport` `timedOut`, the credential kept; 30 s unless given, `nil` for no limit.
+    ///     More than a century is as good as `nil`.
+    ///   - clock: Measures the refresh window and the refresh timeout; tests pass a `TestClock`.
+    /// - Precondition: `refreshTimeout`, when given, is more than zero.
     public init(
         authenticator: A,
         credential: A.Credential?,
         limit: RefreshLimit = .default,
+        refreshTimeout: Duration? = .seconds(30),
         clock: some Clock<Duration> = ContinuousClock()
     ) {
+        precondition(
+            refreshTimeout.map { $0 > .zero } ?? true, "AuthSession: refreshTimeout must be more than zero, not \(refreshTimeout ?? .zero)")
         self.authenticator = authenticator
-        let (events, continuation) = AsyncStream<SignedOut>.makeStream()
-        signedOutEvents = events
-        state = SessionState(authenticator: authenticator, credential: credential, limit: limit, clock: clock, events: continuation)
+        self.refreshTimeout = refreshTimeout
+        state = SessionState(
+            authenticator: authenticator, credential: credential, limit: limit, refreshTimeout: refreshTimeout, clock: clock,
+            events: events)
     }
+
+    deinit { events.finish() }
 
     /// The session's credential, unless signed out; during a refresh, the one being refreshed.
     public var credential: A.Credential? { state.credential }
+
+    /// How many calls wait for the refresh under way now; 0 when none runs.
+    package var refreshWaiters: Int { state.refreshWaiters }
 
     /// Starts a session with `credential`, as after the user signed in.
     public func signIn(_ credential: A.Credential) { state.signIn(credential) }

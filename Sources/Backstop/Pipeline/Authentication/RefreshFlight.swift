@@ -13,44 +13,50 @@ final class RefreshFlight: Sendable {
 
     private struct State: Sendable {
         var outcome: Outcome?
-        var waiters: [Int: CheckedContinuation<Outcome, any Error>] = [:]
-        var nextWaiter = 0
+        var waiters = WaiterQueue<Outcome>()
+        var timer: Task<Void, Never>?
     }
+
+    /// The task that gives the refresh up at the session's refresh timeout; cancelled when it ends.
+    var timer: Task<Void, Never>? {
+        get { state.withLock { $0.timer } }
+        set {
+            let ended = state.withLock { state in
+                state.timer = newValue
+                return state.outcome != nil
+            }
+            if ended { newValue?.cancel() }
+        }
+    }
+
+    /// How many calls wait for it now.
+    var waiters: Int { state.withLock { $0.waiters.count } }
+
+    /// Whether the refresh has ended.
+    var isFinished: Bool { state.withLock { $0.outcome != nil } }
 
     private let state = LockedValue(State())
 
     /// Waits until the refresh ends; throws `CancellationError` as soon as the task is cancelled.
     func outcome() async throws -> Outcome {
-        let id = state.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
+        let (outcome, ticket) = state.withLock { state -> (Outcome?, WaiterQueue<Outcome>.Ticket?) in
+            if let outcome = state.outcome { return (outcome, nil) }
+            return (nil, state.waiters.enroll())
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                state.withLock { state in
-                    if let outcome = state.outcome {
-                        continuation.resume(returning: outcome)
-                    } else if Task.isCancelled {
-                        // Cancelled before waiting: the handler below found no waiter to resume.
-                        continuation.resume(throwing: CancellationError())
-                    } else {
-                        state.waiters[id] = continuation
-                    }
-                }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-        }
+        if let outcome { return outcome }
+        guard let ticket else { return .refreshed }
+        return try await state.wait(for: ticket) { state, body in body(&state.waiters) }
     }
 
     /// Ends the refresh and wakes every waiter; later calls do nothing.
     func finish(_ outcome: Outcome) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Outcome, any Error>] in
-            guard state.outcome == nil else { return [] }
+        let (wakes, timer) = state.withLock { state -> ([WaiterQueue<Outcome>.Wake], Task<Void, Never>?) in
+            guard state.outcome == nil else { return ([], nil) }
             state.outcome = outcome
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            defer { state.timer = nil }
+            return (state.waiters.resumeAll(with: outcome), state.timer)
         }
-        for waiter in waiters { waiter.resume(returning: outcome) }
+        timer?.cancel()
+        for wake in wakes { wake.resume() }
     }
 }

@@ -27,22 +27,41 @@ final class SessionState<A: Authenticator>: Sendable {
     private let state: LockedValue<State>
     private let limit: RefreshLimit
     private let elapsed: @Sendable () -> Duration
-    private let events: AsyncStream<SignedOut>.Continuation
+    /// A refresh's deadline, taken when it starts, and the sleep until it on the session's
+    /// clock; `nil` when refreshes have none. Taken at once, so a test clock advanced past it
+    /// later passes it however the tasks interleave.
+    private let refreshDeadline: (@Sendable () -> @Sendable () async throws -> Void)?
+    private let events: EventBroadcast<SignedOut>
 
     init(
-        authenticator: A, credential: A.Credential?, limit: RefreshLimit, clock: some Clock<Duration>,
-        events: AsyncStream<SignedOut>.Continuation
+        authenticator: A, credential: A.Credential?, limit: RefreshLimit, refreshTimeout: Duration?, clock: some Clock<Duration>,
+        events: EventBroadcast<SignedOut>
     ) {
         self.authenticator = authenticator
         state = LockedValue(State(phase: credential.map(Phase.signedIn) ?? .signedOut(ClientFailure(.signedOut))))
         self.limit = limit
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
+        refreshDeadline = refreshTimeout.map { Self.deadlines(after: $0, on: clock) }
         self.events = events
     }
 
     /// The current credential's generation: one more at every refresh or sign-in.
     var generation: Int { state.withLock { $0.generation } }
+
+    /// Makes each refresh's deadline, `timeout` after it starts on `clock`, and the sleep until it.
+    ///
+    /// Saturating: a timeout of more than a century waits a century, as good as never, where an
+    /// instant that far ahead would overflow the clock's own arithmetic.
+    private static func deadlines<C: Clock<Duration>>(
+        after timeout: Duration, on clock: C
+    ) -> @Sendable () -> @Sendable () async throws -> Void {
+        let timeout = min(timeout, .seconds(100 * 365 * 24 * 3600))
+        return {
+            let deadline = clock.now.advanced(by: timeout)
+            return { try await clock.sleep(until: deadline, tolerance: nil) }
+        }
+    }
 
     /// The current credential, once any refresh under way has ended.
     func current() async throws -> Issued {
@@ -100,12 +119,23 @@ final class SessionState<A: Authenticator>: Sendable {
             state.phase = .refreshing(flight, from: credential)
             // Detached: the refresh serves every waiting call, and outlives the one that started it
             // if that one is cancelled.
+            let generation = state.generation
             Task.detached {
                 if let span {
                     // A detached task inherits no trace context: the call's span hands its own on.
-                    await span.traceRefresh { await self.run(flight, from: credential, startedAt: now, refreshes: refreshes) }
+                    await span.traceRefresh {
+                        await self.run(flight, from: credential, generation: generation, startedAt: now, refreshes: refreshes)
+                    }
                 } else {
-                    _ = await self.run(flight, from: credential, startedAt: now, refreshes: refreshes)
+                    _ = await self.run(flight, from: credential, generation: generation, startedAt: now, refreshes: refreshes)
+                }
+            }
+            if let deadline = refreshDeadline?() {
+                // Its own task: a refresh that never returns must not hold its waiting calls. The
+                // refresh is not cancelled: an answer that comes later is still the session's.
+                flight.timer = Task.detached {
+                    guard (try? await deadline()) != nil, !Task.isCancelled else { return }
+                    self.expire(flight, from: credential, startedAt: now, refreshes: refreshes)
                 }
             }
             return .wait(flight)
@@ -124,14 +154,25 @@ final class SessionState<A: Authenticator>: Sendable {
     /// Refreshes `credential` for `flight`'s waiters; answers how it ended (`succeeded`,
     /// `failed`, `interrupted`), as metrics and traces name it.
     private func run(
-        _ flight: RefreshFlight, from credential: A.Credential, startedAt: Duration, refreshes: (@Sendable (String) -> Void)?
+        _ flight: RefreshFlight, from credential: A.Credential, generation: Int, startedAt: Duration,
+        refreshes: (@Sendable (String) -> Void)?
     ) async -> String {
         let outcome: RefreshFlight.Outcome
         let name: String
         do {
             let fresh = try await authenticator.refresh(credential)
             outcome = state.withLock { state in
-                guard case .refreshing(let current, _) = state.phase, current === flight else { return .refreshed }
+                switch state.phase {
+                case .refreshing(let current, _) where current === flight:
+                    break
+                case .signedIn where state.generation == generation:
+                    // Given up at the refresh timeout, answered since, and the session has not moved
+                    // on: the credential is kept, as a backend that rotates refresh tokens has
+                    // retired the old one already.
+                    break
+                default:
+                    return .refreshed
+                }
                 state.phase = .signedIn(fresh)
                 state.generation += 1
                 return .refreshed
@@ -153,9 +194,27 @@ final class SessionState<A: Authenticator>: Sendable {
             }
             name = endsSession ? "failed" : "interrupted"
         }
-        refreshes?(name)
+        // A refresh given up at its timeout was reported then.
+        if !flight.isFinished { refreshes?(name) }
         flight.finish(outcome)
         return name
+    }
+
+    /// Gives up `flight`, whose refresh outlived the session's refresh timeout: its waiters fail
+    /// as `.transport` `timedOut` and the credential is kept, unless the session moved on.
+    private func expire(
+        _ flight: RefreshFlight, from credential: A.Credential, startedAt: Duration, refreshes: (@Sendable (String) -> Void)?
+    ) {
+        let expired = state.withLock { state in
+            guard case .refreshing(let current, _) = state.phase, current === flight else { return false }
+            state.phase = .signedIn(credential)
+            // It made no credential, so it does not count towards the limit on refreshes.
+            if let index = state.refreshes.lastIndex(of: startedAt) { state.refreshes.remove(at: index) }
+            return true
+        }
+        guard expired else { return }
+        refreshes?("interrupted")
+        flight.finish(.interrupted(RefreshInterrupted(error: TransportFailure(.timedOut, underlying: RefreshTimedOut()))))
     }
 
     /// Starts a session with `credential`.
@@ -191,6 +250,15 @@ final class SessionState<A: Authenticator>: Sendable {
         }
     }
 
+    /// How many calls wait for the refresh under way now.
+    var refreshWaiters: Int {
+        let flight: RefreshFlight? = state.withLock { state in
+            if case .refreshing(let flight, _) = state.phase { return flight }
+            return nil
+        }
+        return flight?.waiters ?? 0
+    }
+
     /// The credential, unless signed out; during a refresh, the one being refreshed.
     var credential: A.Credential? {
         state.withLock { state in
@@ -205,7 +273,7 @@ final class SessionState<A: Authenticator>: Sendable {
     private func signOut(_ reason: SignedOut.Reason, failure: ClientFailure, in state: inout State) -> ClientFailure {
         if case .signedOut(let earlier) = state.phase { return earlier }
         state.phase = .signedOut(failure)
-        events.yield(SignedOut(reason: reason))
+        events.publish(SignedOut(reason: reason))
         return failure
     }
 }

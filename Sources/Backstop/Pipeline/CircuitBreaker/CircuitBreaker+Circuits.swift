@@ -128,7 +128,7 @@ extension CircuitBreaker {
     }
 
     private func publish(_ transition: Transition) {
-        continuation.yield(transition)
+        broadcast.publish(transition)
         Counter(
             label: "backstop_circuit_transitions_total",
             dimensions: [("scope", scope.rawValue), ("to", transition.to.rawValue)], factory: factory

@@ -85,8 +85,14 @@ public final class CircuitBreaker: Sendable {
     public let probes: Int
     /// What one circuit covers.
     public let scope: Scope
-    /// Every change of state of every circuit, in order; observe it from one place.
-    public let transitions: AsyncStream<Transition>
+    /// Every change of state of every circuit from now on, in order: each access is a stream of
+    /// its own, so any number of observers each hear every transition.
+    ///
+    /// Subscribe before the transitions you want to hear: one published while no stream is
+    /// open is kept by nobody. A stream that is not read keeps only the newest 100 transitions,
+    /// so a server that never reads one holds a bounded amount of memory. The streams end with
+    /// the breaker.
+    public var transitions: AsyncStream<Transition> { broadcast.subscribe() }
     /// Whether an attempt's failure says its backend is failing, so that it counts towards
     /// opening the circuit; ``isBackendFailure(_:)`` unless given.
     ///
@@ -95,7 +101,7 @@ public final class CircuitBreaker: Sendable {
     /// `cancelled`). An answer it does not count is a success; a thrown error, nothing.
     public let countsAsFailure: @Sendable (RetryPolicy.Failure) -> Bool
 
-    let continuation: AsyncStream<Transition>.Continuation
+    let broadcast = EventBroadcast<Transition>()
     let elapsed: @Sendable () -> Duration
     let logger: Logger?
     let factory: any MetricsFactory
@@ -104,21 +110,24 @@ public final class CircuitBreaker: Sendable {
     /// naming it from the URL's host and port took half of this stage's time in a call.
     let lastHost = LockedValue<(url: URL, circuit: String)?>(nil)
 
-    /// A breaker; share one instance between the pipelines that call the same backends.
+    /// A breaker; share one instance between the pipelines that call the same backends. It is a
+    /// reference: every copy of a ``ClientPipeline`` holding it shares its circuits.
     ///
     /// - Parameters:
-    ///   - failureRatio: The share of failed attempts at which a circuit opens; 0.5 unless given.
-    ///   - minimumThroughput: The fewest attempts in the window that can open a circuit by ratio.
-    ///   - samplingDuration: How far back attempts count.
-    ///   - breakDuration: How long a circuit stays open when the answers did not say.
-    ///   - maximumBreakDuration: The longest break, whatever `Retry-After` asks for.
-    ///   - probes: How many calls a half-open circuit lets through at once.
+    ///   - failureRatio: The share of failed attempts at which a circuit opens, from 0 to 1; 0.5 unless given.
+    ///   - minimumThroughput: The fewest attempts in the window that can open a circuit by ratio; at least 1.
+    ///   - samplingDuration: How far back attempts count; at least 1 ms.
+    ///   - breakDuration: How long a circuit stays open when the answers did not say; not negative.
+    ///   - maximumBreakDuration: The longest break, whatever `Retry-After` asks for; at least `breakDuration`.
+    ///   - probes: How many calls a half-open circuit lets through at once; at least 1.
     ///   - scope: One circuit per host, or per operation.
     ///   - clock: Measures the window and the breaks; tests pass a `TestClock`.
     ///   - logger: Where state changes are logged; `nil` logs nothing.
     ///   - metricsFactory: Where state changes are counted; the bootstrapped `MetricsSystem` unless given.
     ///   - countsAsFailure: Whether an attempt's failure counts towards opening its circuit;
     ///     what ``RetryPolicy/default`` retries unless given.
+    /// - Precondition: Every value within the range given above. A value outside it is a
+    ///   programmer error that stops the program here, not a value quietly changed.
     public init(
         failureRatio: Double = 0.5,
         minimumThroughput: Int = 10,
@@ -133,21 +142,27 @@ public final class CircuitBreaker: Sendable {
         countsAsFailure: @escaping @Sendable (RetryPolicy.Failure) -> Bool = CircuitBreaker.isBackendFailure
     ) {
         self.countsAsFailure = countsAsFailure
-        self.failureRatio = min(max(failureRatio, 0), 1)
-        self.minimumThroughput = max(minimumThroughput, 1)
-        self.samplingDuration = max(samplingDuration, .milliseconds(1))
-        self.breakDuration = max(breakDuration, .zero)
-        self.maximumBreakDuration = max(maximumBreakDuration, self.breakDuration)
-        self.probes = max(probes, 1)
+        precondition((0...1).contains(failureRatio), "CircuitBreaker: failureRatio must be from 0 to 1, not \(failureRatio)")
+        precondition(minimumThroughput >= 1, "CircuitBreaker: minimumThroughput must be at least 1, not \(minimumThroughput)")
+        precondition(
+            samplingDuration >= .milliseconds(1), "CircuitBreaker: samplingDuration must be at least 1 ms, not \(samplingDuration)")
+        precondition(breakDuration >= .zero, "CircuitBreaker: breakDuration must not be negative, not \(breakDuration)")
+        precondition(
+            maximumBreakDuration >= breakDuration,
+            "CircuitBreaker: maximumBreakDuration (\(maximumBreakDuration)) must be at least breakDuration (\(breakDuration))")
+        precondition(probes >= 1, "CircuitBreaker: probes must be at least 1, not \(probes)")
+        self.failureRatio = failureRatio
+        self.minimumThroughput = minimumThroughput
+        self.samplingDuration = samplingDuration
+        self.breakDuration = breakDuration
+        self.maximumBreakDuration = maximumBreakDuration
+        self.probes = probes
         self.scope = scope
-        (transitions, continuation) = AsyncStream<Transition>.makeStream()
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
         self.logger = logger
         self.factory = metricsFactory
     }
-
-    deinit { continuation.finish() }
 
     /// The state of `circuit` (`host:port`, or an operation name) now: an open circuit whose
     /// break is over reads as half-open.

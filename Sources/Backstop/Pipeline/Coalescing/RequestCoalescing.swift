@@ -16,18 +16,20 @@ import HTTPTypes
 /// - A waiting call whose task is cancelled ends at once as `cancelled`; the exchange goes on
 ///   for the others.
 /// - When the caller that sent the request is cancelled, its request is cancelled with it and
-///   the longest-waiting caller sends it again, so the others still get an answer.
+///   the longest-waiting caller whose task is not cancelled sends it again, so the others still
+///   get an answer; a caller counts as waiting from the moment it joins, before its task suspends.
+///   A caller cancelled by the time it is handed the exchange sends nothing and hands it on.
 /// - A call that starts after the answer came sends a request of its own: nothing is cached.
 /// - Only the sending caller's log line and metrics count attempts; the others made none.
 ///
-/// Off unless set: share one instance between the clients whose calls may coincide.
+/// Off unless set: share one instance between the clients whose calls may coincide. It is a
+/// reference: every copy of a ``ClientPipeline`` holding it shares its flights.
 public final class RequestCoalescing: Sendable {
     private let flights = LockedValue(Flights())
 
-    /// The flights in the air and the numbers their waiting callers go by.
+    /// The flights in the air.
     private struct Flights: @unchecked Sendable {
         var byKey: [Key: Flight] = [:]
-        var lastCaller: UInt64 = 0
     }
 
     /// Identical calls share a flight: the same method, absolute URL (scheme, host, port, base
@@ -98,10 +100,11 @@ public final class RequestCoalescing: Sendable {
     }
 
     /// One shared exchange and the callers waiting for it; guarded by the `flights` lock.
+    ///
+    /// A caller is a waiter from the moment it joins, under the same lock: the caller that sent
+    /// the exchange, when it leaves, can hand it to one that joined but has not suspended yet.
     private final class Flight: @unchecked Sendable {
-        var waiters: [UInt64: CheckedContinuation<Turn, any Error>] = [:]
-        var leftEarly: Set<UInt64> = []
-        var result: Result<Answer, any Error>?
+        var waiters = WaiterQueue<Turn>()
     }
 
     /// What a waiting caller is woken for.
@@ -120,75 +123,56 @@ public final class RequestCoalescing: Sendable {
         flights.withLock { flights in (flights.byKey.count, flights.byKey.values.reduce(0) { $0 + $1.waiters.count }) }
     }
 
+    /// How many places the flights' queues hold, waiting or about to leave: 0 once every call left.
+    package var queuedTickets: Int {
+        flights.withLock { flights in flights.byKey.values.reduce(0) { $0 + $1.waiters.tickets } }
+    }
+
     /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
     /// this caller's task; when this caller leaves, the longest-waiting caller runs its own.
     func answer(for key: Key, exchange: () async throws -> Answer) async throws -> Answer {
-        let (flight, leads, caller) = join(key)
-        if !leads, case .answered(let result) = try await wait(for: flight, caller: caller) {
+        let (flight, ticket) = join(key)
+        if let ticket, case .answered(let result) = try await wait(for: flight, ticket: ticket) {
             return try result.get()
         }
         let result: Result<Answer, any Error>
-        do { result = .success(try await exchange()) } catch { result = .failure(error) }
-        let (heir, waiters): (CheckedContinuation<Turn, any Error>?, [CheckedContinuation<Turn, any Error>]) =
-            flights.withLock { flights in
-                // Decided under the lock, so a caller that joins now either inherits or starts anew.
-                if case .failure = result, Task.isCancelled, let next = flight.waiters.keys.min() {
-                    return (flight.waiters.removeValue(forKey: next), [])
-                }
-                flight.result = result
-                // One lookup: comparing keys compares their header fields.
-                if let index = flights.byKey.index(forKey: key), flights.byKey.values[index] === flight {
-                    flights.byKey.remove(at: index)
-                }
-                guard !flight.waiters.isEmpty else { return (nil, []) }
-                defer { flight.waiters = [:] }
-                return (nil, Array(flight.waiters.values))
-            }
-        if let heir {
-            heir.resume(returning: .lead)
+        if ticket != nil, Task.isCancelled {
+            // Handed the exchange as it was cancelled itself: it sends nothing and hands it on.
+            result = .failure(CancellationError())
         } else {
-            for waiter in waiters { waiter.resume(returning: .answered(result)) }
+            do { result = .success(try await exchange()) } catch { result = .failure(error) }
         }
+        let wakes: [WaiterQueue<Turn>.Wake] = flights.withLock { flights in
+            // Decided under the lock, so a caller that joins now either inherits or starts anew.
+            // The heir is the longest-waiting caller not cancelled, suspended yet or not.
+            if case .failure = result, Task.isCancelled {
+                let (found, wake) = flight.waiters.resumeFirst(with: .lead)
+                if found { return wake.map { [$0] } ?? [] }
+            }
+            // One lookup: comparing keys compares their header fields.
+            if let index = flights.byKey.index(forKey: key), flights.byKey.values[index] === flight {
+                flights.byKey.remove(at: index)
+            }
+            return flight.waiters.resumeAll(with: .answered(result))
+        }
+        for wake in wakes { wake.resume() }
         return try result.get()
     }
 
-    /// The flight for `key`: the one in flight, or a new one this caller starts.
-    private func join(_ key: Key) -> (flight: Flight, starts: Bool, caller: UInt64) {
+    /// The flight for `key`: the one in flight, which this caller joins as a waiter, or a new
+    /// one this caller starts (no ticket).
+    private func join(_ key: Key) -> (flight: Flight, ticket: WaiterQueue<Turn>.Ticket?) {
         flights.withLock { flights in
-            if let flight = flights.byKey[key] {
-                // Numbered in the order they join: the lowest number has waited longest.
-                flights.lastCaller += 1
-                return (flight, false, flights.lastCaller)
-            }
+            if let flight = flights.byKey[key] { return (flight, flight.waiters.enroll()) }
             let flight = Flight()
             flights.byKey[key] = flight
-            return (flight, true, 0)
+            return (flight, nil)
         }
     }
 
     /// Waits for `flight` to answer or hand its exchange over; throws `CancellationError` as soon
-    /// as the task is cancelled.
-    private func wait(for flight: Flight, caller: UInt64) async throws -> Turn {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Turn, any Error>) in
-                let now: Result<Turn, any Error>? = flights.withLock { _ in
-                    if flight.leftEarly.remove(caller) != nil { return .failure(CancellationError()) }
-                    if let result = flight.result { return .success(.answered(result)) }
-                    flight.waiters[caller] = waiter
-                    return nil
-                }
-                if let now { waiter.resume(with: now) }
-            }
-        } onCancel: {
-            // The exchange goes on for the others until the caller that sent it leaves.
-            let waiter: CheckedContinuation<Turn, any Error>? = flights.withLock { _ in
-                guard let waiter = flight.waiters.removeValue(forKey: caller) else {
-                    if flight.result == nil { flight.leftEarly.insert(caller) }
-                    return nil
-                }
-                return waiter
-            }
-            waiter?.resume(throwing: CancellationError())
-        }
+    /// as the task is cancelled. The exchange goes on for the others until the caller that sent it leaves.
+    private func wait(for flight: Flight, ticket: WaiterQueue<Turn>.Ticket) async throws -> Turn {
+        try await flights.wait(for: ticket) { _, body in body(&flight.waiters) }
     }
 }

@@ -24,19 +24,24 @@ public final class ConcurrencyLimit: Sendable {
 
     private struct Slots {
         var running = 0
-        var waiting: [(id: UInt64, turn: CheckedContinuation<Void, any Error>)] = []
-        var cancelledBeforeWaiting: Set<UInt64> = []
-        var nextID: UInt64 = 0
+        var waiting = WaiterQueue<Void>()
     }
 
-    /// A limit; share one instance between the pipelines it bounds together.
+    /// A limit; share one instance between the pipelines it bounds together: it is a reference,
+    /// so every copy of a ``ClientPipeline`` holding it shares its slots and its queue.
     ///
     /// - Parameters:
     ///   - maximumConcurrentCalls: The most calls in flight at once; at least 1.
-    ///   - maximumQueuedCalls: The most calls waiting for a turn; 0 fails every call over the limit.
+    ///   - maximumQueuedCalls: The most calls waiting for a turn, at least 0; 0 fails every
+    ///     call over the limit.
+    /// - Precondition: `maximumConcurrentCalls >= 1` and `maximumQueuedCalls >= 0`; anything
+    ///   else is a programmer error that stops the program here, not a value quietly changed.
     public init(maximumConcurrentCalls: Int, maximumQueuedCalls: Int = 100) {
-        self.maximumConcurrentCalls = max(maximumConcurrentCalls, 1)
-        self.maximumQueuedCalls = max(maximumQueuedCalls, 0)
+        precondition(
+            maximumConcurrentCalls >= 1, "ConcurrencyLimit: maximumConcurrentCalls must be at least 1, not \(maximumConcurrentCalls)")
+        precondition(maximumQueuedCalls >= 0, "ConcurrencyLimit: maximumQueuedCalls must be at least 0, not \(maximumQueuedCalls)")
+        self.maximumConcurrentCalls = maximumConcurrentCalls
+        self.maximumQueuedCalls = maximumQueuedCalls
     }
 
     /// How many calls are in flight and how many wait, now.
@@ -52,53 +57,35 @@ public final class ConcurrencyLimit: Sendable {
     }
 
     private func acquire() async throws {
-        let id: UInt64? = state.withLock { slots in
+        // Decided under the lock with the count of running calls: a call that waits is in the
+        // queue before its task suspends, so a slot freed meanwhile is handed to it.
+        let turn: Result<WaiterQueue<Void>.Ticket?, ClientFailure> = state.withLock { slots in
             if slots.running < maximumConcurrentCalls && slots.waiting.isEmpty {
                 slots.running += 1
-                return nil
+                return .success(nil)
             }
-            slots.nextID += 1
-            return slots.nextID
+            let waiting = slots.waiting.count
+            guard waiting < maximumQueuedCalls else {
+                return .failure(ClientFailure(.tooManyCalls, detail: "\(slots.running) calls in flight and \(waiting) waiting"))
+            }
+            return .success(slots.waiting.enroll())
         }
-        guard let id else { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (turn: CheckedContinuation<Void, any Error>) in
-                let now: Result<Void, any Error>? = state.withLock { slots in
-                    if slots.cancelledBeforeWaiting.remove(id) != nil { return .failure(CancellationError()) }
-                    if slots.running < maximumConcurrentCalls && slots.waiting.isEmpty {
-                        slots.running += 1
-                        return .success(())
-                    }
-                    guard slots.waiting.count < maximumQueuedCalls else {
-                        return .failure(
-                            ClientFailure(.tooManyCalls, detail: "\(slots.running) calls in flight and \(slots.waiting.count) waiting"))
-                    }
-                    slots.waiting.append((id, turn))
-                    return nil
-                }
-                if let now { turn.resume(with: now) }
-            }
-        } onCancel: {
-            let turn: CheckedContinuation<Void, any Error>? = state.withLock { slots in
-                if let index = slots.waiting.firstIndex(where: { $0.id == id }) { return slots.waiting.remove(at: index).turn }
-                slots.cancelledBeforeWaiting.insert(id)
-                return nil
-            }
-            turn?.resume(throwing: CancellationError())
-        }
-        // A cancellation that came after the turn was given leaves nothing behind.
-        state.withLock { _ = $0.cancelledBeforeWaiting.remove(id) }
+        let ticket = try turn.get()
+        guard let ticket else { return }
+        // Given a turn, the call holds the slot the releasing call passed on.
+        try await state.wait(for: ticket) { slots, body in body(&slots.waiting) }
     }
 
     private func release() {
         // The slot passes to the first waiting call, or frees up.
-        let next: CheckedContinuation<Void, any Error>? = state.withLock { slots in
-            guard !slots.waiting.isEmpty else {
-                slots.running -= 1
-                return nil
-            }
-            return slots.waiting.removeFirst().turn
+        let wake: WaiterQueue<Void>.Wake? = state.withLock { slots in
+            let (found, wake) = slots.waiting.resumeFirst(with: ())
+            if !found { slots.running -= 1 }
+            return wake
         }
-        next?.resume()
+        wake?.resume()
     }
+
+    /// How many places the queue holds, waiting or about to leave: 0 once every call left.
+    package var queuedTickets: Int { state.withLock { $0.waiting.tickets } }
 }

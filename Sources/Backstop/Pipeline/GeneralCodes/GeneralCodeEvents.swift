@@ -9,19 +9,25 @@
 public struct GeneralCodeEvents: Sendable {
     /// The roles the app acts on app-wide.
     public var roles: Set<ServerCodeRole>
-    /// One role each time an episode begins, such as `maintenance`; observe it from one place in the app.
-    public let events: AsyncStream<ServerCodeRole>
+    /// One role each time an episode begins from now on, such as `maintenance`: each access is
+    /// a stream of its own, so any number of observers each hear every event.
+    ///
+    /// Subscribe before the events you want to hear: one published while no stream is open is
+    /// kept by nobody. A stream that is not read keeps only the newest 100 events. The streams
+    /// end when the last copy of this value goes away.
+    public var events: AsyncStream<ServerCodeRole> { broadcast.subscribe() }
 
-    private let continuation: AsyncStream<ServerCodeRole>.Continuation
+    private let broadcast = EventBroadcast<ServerCodeRole>()
     /// The roles whose episode is under way, shared by every copy.
     private let ongoing = LockedValue<Set<ServerCodeRole>>([])
 
     /// A stage that acts on these roles; ``ServerCodeRole/maintenance`` unless given.
     ///
-    /// Copies share one event stream: make one value and keep it where the app observes ``events``.
+    /// Copies share their episodes and their events (the stage keeps them in references): every
+    /// ``ClientPipeline`` given a copy of one value publishes an episode once, to the observers
+    /// of any copy. Make a separate value for pipelines whose episodes are separate.
     public init(roles: Set<ServerCodeRole> = [.maintenance]) {
         self.roles = roles
-        (events, continuation) = AsyncStream<ServerCodeRole>.makeStream()
     }
 
     /// Hears the role of a call's final answer.
@@ -33,6 +39,6 @@ public struct GeneralCodeEvents: Sendable {
             }
             return ongoing.insert(role).inserted
         }
-        if begins, let role { continuation.yield(role) }
+        if begins, let role { broadcast.publish(role) }
     }
 }

@@ -20,6 +20,10 @@
 /// - Cancelling the call cancels every request it has sent.
 /// - Each hedge is an attempt in the call's log line and metrics, with the retry reason `hedge`.
 ///
+/// A value that keeps references: copies (and copies of a ``ClientPipeline`` holding one) share
+/// the operations' latencies that a percentile delay learns from, and the hedges' timers. Make a
+/// separate value for pipelines whose latencies should be learned apart.
+///
 /// Off unless set. It trades load on the backend for tail latency: use it for reads whose
 /// slow answers are the backend's, not for calls that are slow for everyone.
 public struct Hedging: Sendable {
@@ -27,7 +31,8 @@ public struct Hedging: Sendable {
     public var delay: Delay
     /// The most extra requests per attempt.
     public var maximumHedges: Int
-    /// Each operation's recent latencies, shared by the copies of this value.
+    /// Each operation's recent latencies, shared by the copies of this value: every
+    /// ``ClientPipeline`` given a copy learns from, and hedges by, the same latencies.
     let latencies = LatencyWindows()
     /// The hedges' deadlines on the system's clocks, shared by every copy of this value.
     let timers = HedgeTimers()
@@ -35,11 +40,15 @@ public struct Hedging: Sendable {
     /// Hedging after a fixed delay.
     ///
     /// - Parameters:
-    ///   - delay: How long an attempt may go without an answer before a hedge is sent.
-    ///   - maximumHedges: The most extra requests per attempt; 1 unless given.
+    ///   - delay: How long an attempt may go without an answer before a hedge is sent; not negative.
+    ///   - maximumHedges: The most extra requests per attempt, from 0 to 10; 1 unless given.
+    /// - Precondition: Every value within the range given above. A value outside it is a
+    ///   programmer error that stops the program here, not a value quietly changed.
     public init(delay: Duration, maximumHedges: Int = 1) {
-        self.delay = .fixed(max(delay, .zero))
-        self.maximumHedges = max(maximumHedges, 0)
+        precondition(delay >= .zero, "Hedging: delay must not be negative, not \(delay)")
+        Self.check(maximumHedges: maximumHedges)
+        self.delay = .fixed(delay)
+        self.maximumHedges = maximumHedges
     }
 
     /// Hedging after the `percentile` of the operation's recent latencies, as Envoy and gRPC
@@ -47,12 +56,23 @@ public struct Hedging: Sendable {
     ///
     /// - Parameters:
     ///   - percentile: Which latency, from 50 to 99.9: 95 hedges about one attempt in twenty.
-    ///   - minimum: The shortest delay, so a fast operation is not hedged at its noise.
-    ///   - fallback: The delay until the operation has ``Delay/minimumSamples`` answers.
-    ///   - maximumHedges: The most extra requests per attempt; 1 unless given.
+    ///   - minimum: The shortest delay, so a fast operation is not hedged at its noise; not negative.
+    ///   - fallback: The delay until the operation has ``Delay/minimumSamples`` answers; not negative.
+    ///   - maximumHedges: The most extra requests per attempt, from 0 to 10; 1 unless given.
+    /// - Precondition: Every value within the range given above. A value outside it is a
+    ///   programmer error that stops the program here, not a value quietly changed.
     public init(percentile: Double, minimum: Duration = .milliseconds(20), fallback: Duration = .seconds(1), maximumHedges: Int = 1) {
-        self.delay = .percentile(min(max(percentile, 50), 99.9), minimum: max(minimum, .zero), fallback: max(fallback, .zero))
-        self.maximumHedges = max(maximumHedges, 0)
+        precondition((50...99.9).contains(percentile), "Hedging: percentile must be from 50 to 99.9, not \(percentile)")
+        precondition(minimum >= .zero, "Hedging: minimum must not be negative, not \(minimum)")
+        precondition(fallback >= .zero, "Hedging: fallback must not be negative, not \(fallback)")
+        Self.check(maximumHedges: maximumHedges)
+        self.delay = .percentile(percentile, minimum: minimum, fallback: fallback)
+        self.maximumHedges = maximumHedges
+    }
+
+    /// Each hedge is one more request to a backend that is slow already: more than 10 is a mistake.
+    private static func check(maximumHedges: Int) {
+        precondition((0...10).contains(maximumHedges), "Hedging: maximumHedges must be from 0 to 10, not \(maximumHedges)")
     }
 
     /// How long the next attempt of `operationID` may go without an answer before a hedge is sent.

@@ -17,16 +17,23 @@ public final class RetryBudget: Sendable {
 
     private let balance: LockedValue<Double>
 
-    /// A budget; share it between clients by passing the same instance.
+    /// A budget; share it between clients by passing the same instance. It is a reference:
+    /// every copy of a ``ClientPipeline`` holding it (the default value included) draws on the
+    /// same balance; give a copy a new budget for its retries to count apart.
     ///
     /// - Parameters:
-    ///   - share: The retries each request earns; negative values count as 0.
-    ///   - reserve: Retries allowed before any request has earned one.
-    ///   - recentRequests: How many requests' deposits the balance remembers.
+    ///   - share: The retries each request earns; a finite number, 0 or more.
+    ///   - reserve: Retries allowed before any request has earned one; 0 or more.
+    ///   - recentRequests: How many requests' deposits the balance remembers; 0 or more.
+    /// - Precondition: Every value within the range given above. A value outside it is a
+    ///   programmer error that stops the program here, not a value quietly changed.
     public init(share: Double = 0.2, reserve: Int = 10, recentRequests: Int = 100) {
-        self.share = max(share, 0)
-        self.reserve = max(reserve, 0)
-        self.recentRequests = max(recentRequests, 0)
+        precondition(share.isFinite && share >= 0, "RetryBudget: share must be a finite number, 0 or more, not \(share)")
+        precondition(reserve >= 0, "RetryBudget: reserve must be 0 or more, not \(reserve)")
+        precondition(recentRequests >= 0, "RetryBudget: recentRequests must be 0 or more, not \(recentRequests)")
+        self.share = share
+        self.reserve = reserve
+        self.recentRequests = recentRequests
         balance = LockedValue(Double(self.reserve))
     }
 

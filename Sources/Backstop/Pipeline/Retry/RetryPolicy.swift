@@ -45,15 +45,19 @@ public struct RetryPolicy: Sendable, Hashable {
     /// A policy; every argument left out keeps the default rule above.
     ///
     /// - Parameters:
-    ///   - retryLimit: Retries after the first attempt.
-    ///   - exponentialBackoffBase: The factor between one retry's delay and the next.
-    ///   - exponentialBackoffScale: The longest delay before the first retry.
-    ///   - maximumDelay: No backoff delay is longer than this.
-    ///   - maximumRetryAfter: No `Retry-After` wait is longer than this.
+    ///   - retryLimit: Retries after the first attempt; 0 or more.
+    ///   - exponentialBackoffBase: The factor between one retry's delay and the next; a finite number, 1 or more.
+    ///   - exponentialBackoffScale: The longest delay before the first retry; not negative.
+    ///   - maximumDelay: No backoff delay is longer than this; not negative.
+    ///   - maximumRetryAfter: No `Retry-After` wait is longer than this; not negative.
     ///   - retryableMethods: The methods retried when the endpoint does not say whether it is idempotent.
     ///   - retryableStatuses: The HTTP statuses worth another attempt.
     ///   - retryableTransportReasons: The transport failures worth another attempt.
     ///   - retryableRoles: The roles of business codes worth retrying.
+    /// - Precondition: Every value within the range given above. A value outside it is a
+    ///   programmer error that stops the program here, not a value quietly changed. Values set
+    ///   later on the properties are not checked, and never trap: ``delay(beforeRetry:retryAfter:random:)``
+    ///   reads a negative duration as zero and any other nonsense as ``maximumDelay``.
     public init(
         retryLimit: Int = 2,
         exponentialBackoffBase: Double = 2,
@@ -65,6 +69,14 @@ public struct RetryPolicy: Sendable, Hashable {
         retryableTransportReasons: Set<TransportFailure.Reason> = [.timedOut, .connectionLost, .cannotConnectToHost, .cannotFindHost],
         retryableRoles: Set<ServerCodeRole> = [.rateLimited]
     ) {
+        precondition(retryLimit >= 0, "RetryPolicy: retryLimit must be 0 or more, not \(retryLimit)")
+        precondition(
+            exponentialBackoffBase.isFinite && exponentialBackoffBase >= 1,
+            "RetryPolicy: exponentialBackoffBase must be a finite number, 1 or more, not \(exponentialBackoffBase)")
+        precondition(
+            exponentialBackoffScale >= .zero, "RetryPolicy: exponentialBackoffScale must not be negative, not \(exponentialBackoffScale)")
+        precondition(maximumDelay >= .zero, "RetryPolicy: maximumDelay must not be negative, not \(maximumDelay)")
+        precondition(maximumRetryAfter >= .zero, "RetryPolicy: maximumRetryAfter must not be negative, not \(maximumRetryAfter)")
         self.retryLimit = retryLimit
         self.exponentialBackoffBase = exponentialBackoffBase
         self.exponentialBackoffScale = exponentialBackoffScale
@@ -130,9 +142,22 @@ public struct RetryPolicy: Sendable, Hashable {
     ///     readable; waited instead of the backoff, capped at ``maximumRetryAfter``.
     ///   - random: A number in `0…1` that picks the jittered delay.
     public func delay(beforeRetry retry: Int, retryAfter: Duration? = nil, random: Double) -> Duration {
-        if let retryAfter { return min(max(retryAfter, .zero), maximumRetryAfter) }
+        if let retryAfter { return max(min(retryAfter, maximumRetryAfter), .zero) }
+        let maximum = max(maximumDelay, .zero)
+        // The growth is compared in seconds before any duration is multiplied by it: scale × base^n
+        // overflows a duration (and traps) long before n reaches what a long retry limit allows.
         let exponent = Double(max(retry - 1, 0))
-        let ceiling = min(exponentialBackoffScale * pow(exponentialBackoffBase, exponent), maximumDelay)
-        return ceiling * min(max(random, 0), 1)
+        let growth = pow(exponentialBackoffBase, exponent)
+        let scale = max(exponentialBackoffScale, .zero)
+        let ceiling: Duration =
+            if growth.isFinite, growth >= 0, Self.seconds(scale) * growth < Self.seconds(maximum) { scale * growth } else { maximum }
+        let fraction = random.isNaN ? 0 : min(max(random, 0), 1)
+        // Exact at the top: a duration times 1.0 goes through a double's 53 bits.
+        return fraction == 1 ? ceiling : ceiling * fraction
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
