@@ -1,5 +1,6 @@
 import Backstop
 import BackstopJSON
+import BackstopTestSupport
 import BadBackend
 import Foundation
 import HTTPTypes
