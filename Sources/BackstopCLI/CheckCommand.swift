@@ -100,6 +100,11 @@ struct CheckCommand: AsyncParsableCommand {
         if !report.entries.isEmpty {
             lines += ["contract drift:"] + report.table().split(separator: "\n").map { "  " + $0 }
         }
+        // What the server answered may quote the URL's credentials back: printed as an app logs them.
+        if let url = sourceURL {
+            let redaction = Redaction()
+            lines = lines.map { redaction.redacted($0, sentTo: url) }
+        }
         if let driftReport {
             do {
                 try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: driftReport))
@@ -115,10 +120,14 @@ struct CheckCommand: AsyncParsableCommand {
     /// How the drift report names the call: `GET` and the URL's path with identifiers written
     /// `{id}`, as an app's client names it; a file by its name.
     var operationName: String {
-        guard let url = URL(string: source), url.scheme == "http" || url.scheme == "https" else {
-            return "file " + URL(fileURLWithPath: source).lastPathComponent
-        }
+        guard let url = sourceURL else { return "file " + URL(fileURLWithPath: source).lastPathComponent }
         return OperationName.bounded("GET", String(url.path.drop { $0 == "/" }))
+    }
+
+    /// The source when it is an HTTP URL; `nil` for a file.
+    private var sourceURL: URL? {
+        guard let url = URL(string: source), url.scheme == "http" || url.scheme == "https" else { return nil }
+        return url
     }
 
     private func loadContract() throws(Unreadable) -> EnvelopeContract {
@@ -181,7 +190,8 @@ struct CheckCommand: AsyncParsableCommand {
             group.cancelAll()
             return first
         }
-        let shown = UntrustedText.escaped(source)
+        // The URL's credential-like query values stay out of the message, as they do out of an app's log.
+        let shown = UntrustedText.escaped(Redaction().redacted(url: url))
         switch outcome {
         case .success(let answer)?:
             return answer

@@ -322,6 +322,22 @@ struct CheckCommandTests {
         }
     }
 
+    @Test("a URL's credential-like query values are redacted in what check prints")
+    func redactsTheURLsSecrets() async throws {
+        try await withBackend { backend, url in
+            let clock = TestClock()
+            let path = url.absoluteString + "/scenarios/slow/b/products/1"
+            let command = try CheckCommand.parse([path + "?access_token=s3cr3t-t0ken&page=2", "--contract", "b", "--timeout", "30"])
+            let check = Task { () async throws -> (lines: [String], exitCode: Int32) in try await command.report(clock: clock) }
+            _ = try await backend.requestLog.arrival(where: { $0.scenario == .slow })
+            await clock.advance(by: .seconds(31))
+            let error = await #expect(throws: CheckCommand.Unreadable.self) { try await check.value }
+            #expect(
+                error?.description
+                    == "cannot fetch \(path)?access_token=%3Credacted%3E&page=2: it did not finish within 30 seconds (--timeout)")
+        }
+    }
+
     @Test("--timeout ends a body that keeps trickling: a deadline for the whole, not between bytes")
     func tricklingBody() async throws {
         let server = try TricklingServer()

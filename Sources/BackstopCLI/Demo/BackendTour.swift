@@ -458,6 +458,8 @@ struct BackendTour {
         attemptTimeout: Duration? = nil, show: (Payload) -> String = { "\($0)" }
     ) async {
         begin(title, note, code: code + [Self.sendLine(endpoint)])
+        // Subscribed before the call: an event published while no stream is open is kept by nobody.
+        let events = generalCodes?.events
         do {
             let client = client(style, baseURL: baseURL, generalCodes: generalCodes, attemptTimeout: attemptTimeout)
             let response = try await client.response(for: endpoint)
@@ -470,19 +472,19 @@ struct BackendTour {
             block("log", logLines())
             block("alert", alertLines(for: error))
         }
-        if let generalCodes {
-            let role = await Self.firstEvent(of: generalCodes)
+        if let events {
+            let role = await Self.firstEvent(in: events)
             block("events", [role.map { "\($0), once, before the caller got its error: the app shows one banner" } ?? "none"])
         }
         block("read", [article.reference])
     }
 
-    /// The first role `events` heard, which it publishes before the call returns; `nil` if none
+    /// The first role `events` heard (published before the call returns); `nil` if none
     /// comes within a few seconds.
-    static func firstEvent(of events: GeneralCodeEvents) async -> ServerCodeRole? {
+    static func firstEvent(in events: AsyncStream<ServerCodeRole>) async -> ServerCodeRole? {
         await withTaskGroup(of: ServerCodeRole?.self) { group in
             group.addTask {
-                var iterator = events.events.makeAsyncIterator()
+                var iterator = events.makeAsyncIterator()
                 return await iterator.next()
             }
             group.addTask {
