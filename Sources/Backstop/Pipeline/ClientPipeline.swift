@@ -40,6 +40,11 @@ import OpenAPIRuntime
 /// once; a call waiting for its turn under the concurrency limit is logged with its wait, but
 /// the wait does not count against its timeout.
 ///
+/// Copies share state: ``retryBudget``, ``circuitBreaker``, ``concurrencyLimit``,
+/// ``coalescing``, the latencies ``hedging`` learns and the episodes of ``generalCodes`` are the
+/// same in every copy, so clients made from one pipeline share one budget, one breaker and one
+/// limit. Give a copy new values of those stages to keep it apart.
+///
 /// The same value serves an OpenAPI-generated client as one middleware: see
 /// ``PipelineMiddleware``.
 public struct ClientPipeline: Sendable {
