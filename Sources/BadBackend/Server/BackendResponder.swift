@@ -11,6 +11,15 @@ struct BackendResponder: HTTPResponder {
         if path == "/scenarios" || path == "/scenarios/" {
             return ScenarioCatalogue(configuration: backend.configuration).answer.response
         }
+        if path == "/openapi.yaml" {
+            guard request.method == .get || request.method == .head else {
+                return Answer.notServed(.methodNotAllowed, "\(path) answers GET only").response
+            }
+            guard let document = BadBackend.openAPIDocument else {
+                return Answer.notServed(.notFound, "openapi.yaml was not installed beside this binary").response
+            }
+            return Answer(status: .ok, contentType: "application/yaml", text: String(decoding: document, as: UTF8.self)).response
+        }
         let route: Route
         do {
             route = try Route(path: path)
