@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "BadBackend", targets: ["BadBackend"]),
         // A stub transport for unit-testing an app's calls without a server; Backstop only.
         .library(name: "BackstopTesting", targets: ["BackstopTesting"]),
+        // A generated client's JSON responses repaired against the app's OpenAPI document; the only
+        // product with OpenAPIKit and Yams.
+        .library(name: "BackstopOpenAPI", targets: ["BackstopOpenAPI"]),
     ],
     traits: [
         .trait(name: "AsyncHTTPClient", description: "The BackstopAsyncHTTPClient product: AsyncHTTPClient and SwiftNIO."),
@@ -35,8 +38,9 @@ let package = Package(
             description:
                 "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
         ),
+        .trait(name: "OpenAPI", description: "The BackstopOpenAPI product: OpenAPIKit and Yams."),
         .trait(name: "Development", description: "This package's own tests: swift-clocks, swift-property-based, swift-custom-dump."),
-        .default(enabledTraits: ["AsyncHTTPClient", "Tracing", "BadBackend", "Development"]),
+        .default(enabledTraits: ["AsyncHTTPClient", "Tracing", "BadBackend", "OpenAPI", "Development"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,6 +60,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        // The document parser swift-openapi-generator uses, with the same traits and Yams range.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.1.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", "4.0.0"..<"7.0.0"),
     ],
     targets: [
         // Foundation only: apps that just want the decoder pay for nothing else.
@@ -104,6 +111,18 @@ let package = Package(
                 guarded("Tracing", "swift-distributed-tracing", by: "Tracing"),
                 guarded("Instrumentation", "swift-distributed-tracing", by: "Tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // Repairs against an OpenAPI document: OpenAPIKit and Yams stay out of `Backstop` itself.
+        .target(
+            name: "BackstopOpenAPI",
+            dependencies: [
+                "Backstop",
+                "BackstopJSON",
+                guarded("OpenAPIKit", "OpenAPIKit", by: "OpenAPI"),
+                guarded("OpenAPIKit30", "OpenAPIKit", by: "OpenAPI"),
+                guarded("OpenAPIKitCompat", "OpenAPIKit", by: "OpenAPI"),
+                guarded("Yams", "Yams", by: "OpenAPI"),
             ]
         ),
         // Named apart from the `Backstop` module so the two never clash on case-insensitive disks.
@@ -240,6 +259,20 @@ let package = Package(
                 "BackstopTracing",
                 guarded("InMemoryTracing", "swift-distributed-tracing", by: "Tracing"),
                 guarded("Tracing", "swift-distributed-tracing", by: "Tracing"),
+            ]
+        ),
+        // The OpenAPI repair engine on inline documents, and through PipelineMiddleware in memory.
+        .testTarget(
+            name: "BackstopOpenAPITests",
+            dependencies: [
+                "BackstopOpenAPI",
+                "Backstop",
+                "BackstopJSON",
+                "BackstopTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         // The stub transport's rules, on swift-clocks' TestClock.
