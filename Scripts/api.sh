@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(BackstopJSON Backstop BackstopAsyncHTTPClient BackstopTracing BadBackend BackstopTesting)
+modules=(BackstopJSON Backstop BackstopAsyncHTTPClient BackstopTracing BadBackend BackstopTesting BackstopOpenAPI)
 work=.build/api
 rm -rf "$work"; mkdir -p "$work" API
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogues of BackstopJSON, Backstop, BadBackend and BackstopTesting from the package's
+# Builds the DocC catalogues of BackstopJSON, Backstop, BadBackend, BackstopTesting and BackstopOpenAPI from the package's
 # symbol graphs, with every warning an error (unresolved links, missing parameter docs), and
 # fails when a public symbol has no documentation comment.
 #
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # BackstopAsyncHTTPClient has no catalogue of its own: its few symbols are checked all the same.
-modules=(BackstopJSON Backstop BadBackend BackstopAsyncHTTPClient BackstopTracing BackstopTesting)
+modules=(BackstopJSON Backstop BadBackend BackstopAsyncHTTPClient BackstopTracing BackstopTesting BackstopOpenAPI)
 out=.build/docs
 rm -rf "$out"; mkdir -p "$out"
 

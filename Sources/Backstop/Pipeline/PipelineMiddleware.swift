@@ -39,6 +39,15 @@ import OpenAPIRuntime
 ///   `TransportFailure(error)` classifies a transport failure (a timeout included), and a
 ///   session that cannot authenticate throws ``AuthenticationError``. A status of 400 or more
 ///   is returned as a response, and logged and counted as an HTTP failure.
+/// - With a ``ResponseRepairing`` (`BackstopOpenAPI`'s `OpenAPIContract`), the final answer's
+///   body is repaired before the generated code decodes it, and its repairs are reported as
+///   ``APIClient`` reports a decode's: the count in the log line and `backstop_repairs_total`,
+///   each repair in ``ClientPipeline/contractDrift`` (excerpts redacted). A body it cannot
+///   repair fails the call with ``APIError/decoding(_:)``. A response the repairer does not
+///   describe is passed on untouched, and said so once per operation at `warning`.
+/// - With `throwingBusinessFailures`, a 2xx whose envelope reads a business failure by the
+///   `contract` fails the call with ``APIError/server(_:)`` of `generalCodes`, as ``APIClient``
+///   throws it, instead of handing the generated code an envelope to inspect.
 public struct PipelineMiddleware: ClientMiddleware {
     /// The stages every operation goes through.
     public let pipeline: ClientPipeline
@@ -49,6 +58,13 @@ public struct PipelineMiddleware: ClientMiddleware {
     private let codes: CodeReader?
     /// Runs each operation through ``pipeline``'s stages.
     private let runner: CallRunner
+    /// Repairs final answers' bodies; `nil` when they go to the generated code as received.
+    private let repairer: (any ResponseRepairing)?
+    /// The business failure a 2xx answer's envelope reads, as thrown and as logged; `nil` when
+    /// business failures are handed on as responses.
+    private let businessFailure: (@Sendable (_ body: Data, _ parsed: ParsedJSON?, _ response: HTTPResponse) -> BusinessFailure?)?
+    /// The operations already said to be undescribed by ``repairer``, so each is said once.
+    private let undescribed = LockedValue<Set<String>>([])
 
     /// The middleware that runs `pipeline` for every operation of a generated client.
     ///
@@ -61,18 +77,33 @@ public struct PipelineMiddleware: ClientMiddleware {
     ///     decodes with.
     ///   - unauthenticatedOperations: The operation IDs sent without the session's credential,
     ///     such as `signIn` and `refreshToken`.
+    ///   - repairing: Repairs each final answer's body before the generated code decodes it,
+    ///     such as `BackstopOpenAPI`'s `OpenAPIContract`; `nil` hands bodies on as received.
+    ///   - throwingBusinessFailures: Whether a 2xx whose envelope reads a business failure fails
+    ///     the call with ``APIError/server(_:)`` (an `APIError<General, NoModuleCodes>`, inside
+    ///     OpenAPI's `ClientError`) instead of being handed to the generated code.
     public init<General: ServerCode>(
         _ pipeline: ClientPipeline,
         contract: any ResponseContract,
         generalCodes: General.Type,
         decoder: ResilientJSONDecoder = ResilientJSONDecoder(),
-        unauthenticatedOperations: Set<String> = []
+        unauthenticatedOperations: Set<String> = [],
+        repairing: (any ResponseRepairing)? = nil,
+        throwingBusinessFailures: Bool = false
     ) {
         self.pipeline = pipeline
         runner = CallRunner(pipeline)
         self.unauthenticatedOperations = unauthenticatedOperations
         let readsCodes = !pipeline.retry.retryableRoles.isEmpty || pipeline.authentication != nil || pipeline.generalCodes != nil
         codes = readsCodes ? CodeReader(contract: contract, generalCodes: General.self, decoder: decoder) : nil
+        repairer = repairing
+        if throwingBusinessFailures {
+            businessFailure = { @Sendable body, parsed, response in
+                BusinessFailure.read(body, parsed: parsed, response: response, contract: contract, decoder: decoder, General.self)
+            }
+        } else {
+            businessFailure = nil
+        }
     }
 
     public func intercept(
@@ -117,17 +148,52 @@ public struct PipelineMiddleware: ClientMiddleware {
                         request: request, body: body, baseURL: baseURL, options: options, record: record, send: send,
                         sendIsBorrowed: true))
             }
+            if let business = businessFailure?(answer.body, answer.parsed, answer.response) {
+                let failure = pipeline.redacted(business.logged, request: request, record: record)
+                return CallEnding(
+                    result: .failure(pipeline.redacted(surfaced: business.thrown, request: request, record: record)), failure: failure,
+                    request: request, status: answer.response.status)
+            }
+            var handedOn = answer.body
+            var repairs = 0
+            if let repairer {
+                let repaired: RepairedBody
+                do throws(DecodingFailure) {
+                    repaired = try repairer.repair(
+                        handedOn, operationID: operationID, status: answer.response.status.code,
+                        contentType: answer.response.headerFields[.contentType])
+                } catch {
+                    let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>.decoding(error), request: request, record: record)
+                    return CallEnding(result: .failure(failure), failure: failure, request: request, status: answer.response.status)
+                }
+                handedOn = repaired.body
+                repairs = repaired.repairs.count
+                if !repaired.repairs.isEmpty {
+                    pipeline.contractDrift?.record(pipeline.secrets(of: request, record: record).repairs(repaired.repairs), operation: operationID)
+                }
+                if let reason = repaired.undescribed { sayUndescribed(operationID, reason) }
+            }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
                 answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil
             return CallEnding(
-                result: .success((answer.response, HTTPBody(answer.body))), failure: failure, request: request,
-                status: answer.response.status)
+                result: .success((answer.response, HTTPBody(handedOn))), failure: failure, request: request,
+                status: answer.response.status, repairs: repairs)
         } catch {
             let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
             return CallEnding(
                 result: .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record)), failure: failure,
                 request: request)
         }
+    }
+
+    /// Says once per operation, at `warning` on the pipeline's logger, that ``repairer`` does
+    /// not describe its responses, so their bodies go to the generated code unread.
+    private func sayUndescribed(_ operationID: String, _ reason: String) {
+        let first = undescribed.withLock { $0.insert(operationID).inserted }
+        guard first, let logging = pipeline.logging else { return }
+        logging.logger.warning(
+            "\(OneLine.text(operationID, limit: 100)): responses not repaired: \(OneLine.text(reason, limit: 200))",
+            metadata: ["operation": .string(operationID)])
     }
 
     /// The error a generated client's caller sees: a refresh's own error when it failed

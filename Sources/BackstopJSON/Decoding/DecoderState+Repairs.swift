@@ -48,7 +48,7 @@ extension DecoderState {
     }
 
     /// "1 raw control character kept", or with more, which one `found` shows.
-    private static func firstOf(_ count: Int, _ thing: String, _ done: String) -> String {
+    static func firstOf(_ count: Int, _ thing: String, _ done: String) -> String {
         count == 1 ? "1 \(thing) \(done)" : "\(count) \(thing)s \(done); found shows the first"
     }
 

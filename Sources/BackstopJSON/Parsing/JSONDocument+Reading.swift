@@ -7,13 +7,13 @@ extension JSONDocument {
 
     /// The raw bytes of a scalar node (strings without their quotes).
     @inline(__always)
-    func raw(_ node: JSONNode) -> UnsafeBufferPointer<UInt8> {
+    package func raw(_ node: JSONNode) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length))
     }
 
     /// The index of the value that follows the value at `index`.
     @inline(__always)
-    func next(after index: Int) -> Int {
+    package func next(after index: Int) -> Int {
         let node = nodes[index]
         return node.kind == .array || node.kind == .object ? Int(node.aux) : index + 1
     }
@@ -95,12 +95,12 @@ extension JSONDocument {
     // MARK: Excerpts
 
     /// What the document holds at `valueIndex`, for a repair.
-    func found(_ valueIndex: Int) -> Repair.Found {
+    package func found(_ valueIndex: Int) -> Repair.Found {
         Repair.Found(kind: self[valueIndex].jsonKind, excerpt: excerpt(valueIndex))
     }
 
     /// Up to 40 bytes of the value as written.
-    func excerpt(_ valueIndex: Int) -> String {
+    package func excerpt(_ valueIndex: Int) -> String {
         let node = self[valueIndex]
         var start = Int(node.start)
         var length: Int
@@ -121,7 +121,7 @@ extension JSONDocument {
     }
 
     /// The byte offset just past a container's closing bracket.
-    func endOffset(ofContainer index: Int) -> Int {
+    package func endOffset(ofContainer index: Int) -> Int {
         let node = self[index]
         let after = Int(node.aux)
         var offset = byteCount

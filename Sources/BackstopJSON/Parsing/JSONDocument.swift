@@ -8,22 +8,22 @@ import Foundation
 /// either owns a copy of the bytes, or borrows the caller's bytes for the length of one
 /// decode and copies them only if a decoder outlives that decode (see ``keepBytes()``),
 /// so a one-shot decode never holds a second copy of its input.
-final class JSONDocument: @unchecked Sendable {
+package final class JSONDocument: @unchecked Sendable {
     /// The document's UTF-8 bytes.
-    private(set) var base: UnsafePointer<UInt8>
-    let byteCount: Int
+    package private(set) var base: UnsafePointer<UInt8>
+    package let byteCount: Int
     private var ownedBytes: UnsafeMutablePointer<UInt8>?
     /// The tape, in `malloc` memory so that growing it is a `realloc`, which can extend a
     /// large block in place instead of holding the old and the new copy at once.
     private(set) var nodes: UnsafeMutablePointer<JSONNode>
-    private(set) var count = 0
+    package private(set) var count = 0
     private var capacity: Int
     /// The deepest nesting of containers in the document.
     var maxDepth = 0
     /// Byte offsets of trailing commas accepted by a lenient parse, with the container that held each.
     /// Only the scanner writes it, before any reader sees the document: an access check on each
     /// decode's read of it cost a small object's decode about 2%.
-    @exclusivity(unchecked) var trailingCommas: [(container: Int, offset: Int)] = []
+    @exclusivity(unchecked) package var trailingCommas: [(container: Int, offset: Int)] = []
     /// The index of a `null` outside the document's tree, which decoders of absent members
     /// stand on, as Foundation's do; the tape's last entry once parsing is done.
     private(set) var detachedNull = 0
@@ -98,7 +98,7 @@ final class JSONDocument: @unchecked Sendable {
     }
 
     @inline(__always)
-    subscript(index: Int) -> JSONNode {
+    package subscript(index: Int) -> JSONNode {
         get { nodes[index] }
         set { nodes[index] = newValue }
     }

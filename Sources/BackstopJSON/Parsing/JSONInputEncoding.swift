@@ -2,7 +2,7 @@ import Foundation
 
 /// Finds the Unicode encoding of a JSON document the way Foundation's `JSONDecoder` does,
 /// so that UTF-16 and UTF-32 payloads, with or without a byte order mark, decode alike.
-enum JSONInputEncoding {
+package enum JSONInputEncoding {
     case utf8(bomLength: Int)
     case other(String.Encoding, bomLength: Int)
 
@@ -54,7 +54,7 @@ enum JSONInputEncoding {
 
     /// Parses `data` in place and runs `body` with the document: one decode reads the
     /// caller's bytes without copying them, unless something keeps the document afterwards.
-    static func withDocument<R>(
+    package static func withDocument<R>(
         from data: Data, policy: DecodingPolicy, _ body: (JSONDocument) throws -> R
     ) throws -> R {
         try data.withUnsafeBytes { raw in

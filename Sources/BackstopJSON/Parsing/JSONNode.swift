@@ -3,8 +3,8 @@
 /// Containers are followed by their descendants, so a container's subtree is the
 /// contiguous range `index + 1 ..< end`; an object stores each key as a string node
 /// followed by its value.
-struct JSONNode {
-    enum Kind: UInt8 {
+package struct JSONNode {
+    package enum Kind: UInt8 {
         case null, `true`, `false`, number, string, array, object
     }
 
@@ -33,16 +33,16 @@ struct JSONNode {
         var isPlainText: Bool { rawValue & ~Flags.nonASCII.rawValue == 0 }
     }
 
-    var kind: Kind
+    package var kind: Kind
     var flags: Flags
     /// Byte offset of the value; for strings, of the first byte after the opening quote.
-    var start: UInt32
+    package var start: UInt32
     /// Scalars: byte length (strings exclude the quotes). Containers: number of elements or members.
-    var length: UInt32
+    package var length: UInt32
     /// Containers: the index just past the last descendant. Keys: a hash of the raw key bytes.
-    var aux: UInt32
+    package var aux: UInt32
 
-    var jsonKind: JSONKind {
+    package var jsonKind: JSONKind {
         switch kind {
         case .null: .null
         case .true, .false: .bool
@@ -52,4 +52,13 @@ struct JSONNode {
         case .object: .object
         }
     }
+
+    /// String: its bytes are its text (no escapes, nothing a lenient policy accepted).
+    package var isPlainText: Bool { flags.isPlainText }
+    /// String: holds raw control characters or bytes that are not UTF-8, which a lenient parse accepted.
+    package var isDirtyString: Bool { flags.contains(.controlCharacters) || flags.contains(.invalidUTF8) }
+    /// Number: `NaN`, `Infinity` or `-Infinity`, which a lenient parse accepted.
+    package var isNonFinite: Bool { flags.contains(.nonFinite) }
+    /// Number: no fraction and no exponent.
+    package var isInteger: Bool { flags.contains(.integer) }
 }

@@ -1,0 +1,114 @@
+import BackstopJSON
+import Foundation
+import OpenAPIKit
+import OpenAPIKit30
+import OpenAPIKitCompat
+import Yams
+
+/// An OpenAPI document compiled for repairs: each operation's JSON responses and the schema
+/// table they index. Built once; only read after.
+struct CompiledDocument: Sendable {
+    /// The response schemas of one operation, by status.
+    struct Responses: Sendable {
+        /// What a status's response holds: its JSON content types' root schemas; empty when it has no body.
+        var byStatus: [Int: [(type: String, schema: Int)]] = [:]
+        /// `2XX` and the like, by first digit.
+        var byRange: [Int: [(type: String, schema: Int)]] = [:]
+        var byDefault: [(type: String, schema: Int)]?
+    }
+
+    /// What the document says of one response.
+    enum Lookup {
+        case schema(Int)
+        case noBody
+        case undescribed(String)
+    }
+
+    var schemas: [CompiledSchema]
+    var operations: [String: Responses]
+
+    init(data: Data, source: String, enumFallbacks: [String: String]) throws(OpenAPIContractError) {
+        let document = try Self.document(data, source: source)
+        var compiler = SchemaCompiler(components: document.components, enumFallbacks: enumFallbacks)
+        var operations: [String: Responses] = [:]
+        for route in document.routes {
+            for endpoint in route.pathItem.endpoints {
+                guard let operationID = endpoint.operation.operationId else { continue }
+                var responses = Responses()
+                for (status, maybeResponse) in endpoint.operation.responses {
+                    let location = "\(operationID) \(status.rawValue)"
+                    guard let response = document.components[maybeResponse] else {
+                        throw OpenAPIContractError(.unresolvedReference, at: location, "the response's $ref names no component")
+                    }
+                    var contents: [(type: String, schema: Int)] = []
+                    for (contentType, maybeContent) in response.content {
+                        let type = contentType.typeAndSubtype.lowercased()
+                        guard Self.isJSON(type) else { continue }
+                        guard let content = document.components[maybeContent] else {
+                            throw OpenAPIContractError(.unresolvedReference, at: "\(location) \(type)", "the content's $ref names no component")
+                        }
+                        guard let schema = content.schema else { continue }
+                        let root = try compiler.compile(schema, at: "\(location) \(type)")
+                        contents.append((type: type, schema: root))
+                    }
+                    switch status.value {
+                    case .status(let code): responses.byStatus[code] = contents
+                    case .range(let range): responses.byRange[Int(range.rawValue.prefix(1)) ?? 0] = contents
+                    case .default: responses.byDefault = contents
+                    }
+                }
+                operations[operationID] = responses
+            }
+        }
+        schemas = compiler.schemas
+        self.operations = operations
+    }
+
+    /// The root schema of `operationID`'s response with `status` and `contentType`.
+    func schema(operationID: String, status: Int, contentType: String?) -> Lookup {
+        guard let responses = operations[operationID] else {
+            return .undescribed("the document has no operation \(operationID)")
+        }
+        guard let contents = responses.byStatus[status] ?? responses.byRange[status / 100] ?? responses.byDefault else {
+            return .undescribed("the document describes no response \(status) of \(operationID)")
+        }
+        if contents.isEmpty { return .noBody }
+        let type = (contentType ?? "application/json").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? "application/json"
+        if let match = contents.first(where: { $0.type == type }) { return .schema(match.schema) }
+        guard Self.isJSON(type) else {
+            return .undescribed("the response \(status) of \(operationID) is \(type), not JSON")
+        }
+        // `application/json; charset=utf-8` against `application/json`, or a `+json` type the document spells otherwise.
+        return .schema(contents[0].schema)
+    }
+
+    static func isJSON(_ type: String) -> Bool {
+        type == "application/json" || type.hasSuffix("+json")
+    }
+
+    /// The document as OpenAPI 3.1, whichever of 3.0 and 3.1 it is, from YAML or JSON.
+    private static func document(_ data: Data, source: String) throws(OpenAPIContractError) -> OpenAPIKit.OpenAPI.Document {
+        struct Version: Decodable { var openapi: String }
+        let isJSON = data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{")
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            if isJSON { return try JSONDecoder().decode(type, from: data) }
+            return try YAMLDecoder().decode(type, from: data)
+        }
+        let version: String
+        do {
+            version = try decode(Version.self).openapi
+        } catch {
+            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a \(isJSON ? "JSON" : "YAML") OpenAPI document: \(error)")
+        }
+        do {
+            if version.hasPrefix("3.0") {
+                return try decode(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_0)
+            }
+            return try decode(OpenAPIKit.OpenAPI.Document.self)
+        } catch {
+            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a valid OpenAPI \(version) document: \(OpenAPIKit.OpenAPI.Error(from: error))")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Backstop
+import BackstopJSON
+import Foundation
+
+/// The repair walk: a body parsed once, checked against its compiled schema without
+/// allocating, and rewritten once when it does not fit.
+enum SchemaRepair {
+    static func repair(_ body: Data, root: Int, in schemas: [CompiledSchema], policy: DecodingPolicy) throws(DecodingFailure) -> RepairedBody {
+        guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+            throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(schemas[root].name)", excerpt: "")
+        }
+        let outcome: Result<RepairedBody, DecodingFailure>
+        do {
+            outcome = try JSONInputEncoding.withDocument(from: body, policy: policy) { document in
+                schemas.withUnsafeBufferPointer { table in
+                    let check = SchemaCheck(document: document, schemas: table)
+                    if document.trailingCommas.isEmpty && check.fits(0, root) { return .success(RepairedBody(body: body)) }
+                    var rewrite = SchemaRewrite(document: document, schemas: table, policy: policy, check: check)
+                    if let invalid = rewrite.write(0, root) {
+                        return .failure(
+                            DecodingFailure(.payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: excerpt(of: body)))
+                    }
+                    if rewrite.repairs.isEmpty { return .success(RepairedBody(body: body)) }
+                    return .success(RepairedBody(body: Data(rewrite.out), repairs: rewrite.repairs))
+                }
+            }
+        } catch {
+            throw DecodingFailure(.body, at: "$", .notJSON, detail: "\(error)", excerpt: excerpt(of: body))
+        }
+        return try outcome.get()
+    }
+
+    /// The start of the body on one line, at most 120 characters, as Backstop's failures show it.
+    static func excerpt(of body: Data) -> String {
+        let text = String(decoding: body.prefix(480), as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let short = line.count > 120 ? String(line.prefix(120)) + "…" : line
+        return UntrustedText.escaped(short)
+    }
+}
