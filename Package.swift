@@ -138,6 +138,10 @@ let package = Package(
                 "BackstopJSON",
                 "Backstop",
                 "BadBackend",
+                // `check --openapi` and the demo's generated client; its own packages are behind the OpenAPI trait.
+                "BackstopOpenAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 guarded("ArgumentParser", "swift-argument-parser", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
@@ -289,6 +293,8 @@ let package = Package(
             name: "GeneratedClientTests",
             dependencies: [
                 "Backstop",
+                "BackstopJSON",
+                "BackstopOpenAPI",
                 "BadBackend",
                 "BackstopTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

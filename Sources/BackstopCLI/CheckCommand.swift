@@ -1,6 +1,7 @@
 import ArgumentParser
 import Backstop
 import BackstopJSON
+import BackstopOpenAPI
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -20,6 +21,13 @@ struct CheckCommand: AsyncParsableCommand {
             as any JSON, so only its shape is checked), and the contract drift they make, as \
             `backstop report` prints it; --drift-report saves that report for it.
 
+            With --openapi and --operation, the body is first repaired against that \
+            operation's response schema in the OpenAPI document (3.0 or 3.1, YAML or JSON), \
+            as BackstopOpenAPI repairs a generated client's responses: each field's type, \
+            required fields, enum values, list elements and date-times, which a model-less \
+            check cannot see. The report then says the operation's outcome and lists those \
+            repairs too; --contract is optional with them.
+
             Limits: a URL gets --timeout seconds in all, from connecting to the body's last \
             byte, however it trickles; a file, a contract file and a URL's body are read only \
             up to --max-bytes (a body that says or turns out to be longer is refused), and only \
@@ -28,8 +36,8 @@ struct CheckCommand: AsyncParsableCommand {
             bidirectional characters escaped.
 
             Exit status: 0 when a payload came out, 1 when the app would get an error, 2 when \
-            the source or the contract file cannot be read or the drift report cannot be \
-            written, 64 for bad flags.
+            the source, the contract file or the OpenAPI document cannot be read or the drift \
+            report cannot be written, 64 for bad flags.
 
             \(ContractFile.help)
             """
@@ -38,8 +46,14 @@ struct CheckCommand: AsyncParsableCommand {
     @Argument(help: "A file holding a response body, or an http(s) URL to GET.")
     var source: String
 
-    @Option(help: "a, b or c (the envelope styles BadBackend serves), or a contract file.")
-    var contract: String
+    @Option(help: "a, b or c (the envelope styles BadBackend serves), or a contract file; optional with --openapi.")
+    var contract: String?
+
+    @Option(help: "An OpenAPI document (YAML or JSON) to repair the body against; needs --operation.")
+    var openapi: String?
+
+    @Option(help: "The operation ID in the --openapi document whose response the body is.")
+    var operation: String?
 
     @Option(help: "The HTTP status to assume for a file; a URL's own status is used.")
     var status = 200
@@ -59,6 +73,8 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        guard contract != nil || openapi != nil else { throw ValidationError("give --contract, or --openapi with --operation, or both") }
+        guard (openapi == nil) == (operation == nil) else { throw ValidationError("--openapi and --operation go together") }
         guard (100...599).contains(status) else { throw ValidationError("--status must be an HTTP status, 100 to 599") }
         guard timeout > 0, timeout <= Self.longestTimeout else {
             throw ValidationError("--timeout must be more than 0 seconds and at most \(Int(Self.longestTimeout)) (a day)")
@@ -89,13 +105,29 @@ struct CheckCommand: AsyncParsableCommand {
     /// - Parameter clock: What --timeout is measured on; tests give a test clock.
     func report<C: Clock<Duration>>(clock: C = ContinuousClock()) async throws(Unreadable) -> (lines: [String], exitCode: Int32) {
         let contract = try loadContract()
-        let (body, response) = try await load(clock: clock)
-        let check = ResponseCheck(body: body, response: response, contract: contract)
-        // A contract file's member names are its author's text: escaped like a server's.
-        var lines = ["contract: " + UntrustedText.escaped(contract.description)] + check.lines
+        let openAPI = try loadOpenAPI()
+        let (received, response) = try await load(clock: clock)
+        var lines: [String] = []
+        var repairs: [Repair] = []
+        var exitCode: Int32 = 0
+        var body = received
+        if let openAPI, let operation {
+            let schema = OpenAPICheck(body: received, response: response, contract: openAPI, operation: operation)
+            lines += schema.lines
+            repairs += schema.repairs
+            exitCode = schema.exitCode
+            body = schema.body
+        }
+        if let contract, exitCode == 0 {
+            let check = ResponseCheck(body: body, response: response, contract: contract)
+            // A contract file's member names are its author's text: escaped like a server's.
+            lines += ["contract: " + UntrustedText.escaped(contract.description)] + check.lines
+            repairs += check.repairs
+            exitCode = check.exitCode
+        }
         // The drift a backend team would see in an app's report, had the app made this call.
         let drift = ContractDriftRecorder()
-        drift.record(check.repairs, operation: operationName)
+        drift.record(repairs, operation: operationName)
         let report = drift.report()
         if !report.entries.isEmpty {
             lines += ["contract drift:"] + report.table().split(separator: "\n").map { "  " + $0 }
@@ -114,12 +146,14 @@ struct CheckCommand: AsyncParsableCommand {
             }
             lines.append("drift report: " + UntrustedText.escaped(driftReport))
         }
-        return (lines, check.exitCode)
+        return (lines, exitCode)
     }
 
     /// How the drift report names the call: `GET` and the URL's path with identifiers written
     /// `{id}`, as an app's client names it; a file by its name.
     var operationName: String {
+        // A generated client's drift is by operation ID, as PipelineMiddleware records it.
+        if openapi != nil, let operation { return operation }
         guard let url = sourceURL else { return "file " + URL(fileURLWithPath: source).lastPathComponent }
         return OperationName.bounded("GET", String(url.path.drop { $0 == "/" }))
     }
@@ -130,7 +164,8 @@ struct CheckCommand: AsyncParsableCommand {
         return url
     }
 
-    private func loadContract() throws(Unreadable) -> EnvelopeContract {
+    private func loadContract() throws(Unreadable) -> EnvelopeContract? {
+        guard let contract else { return nil }
         if let builtIn = BuiltInContracts.named(contract) { return builtIn }
         let data: Data
         do {
@@ -144,6 +179,23 @@ struct CheckCommand: AsyncParsableCommand {
             return try ContractFile.contract(from: data)
         } catch {
             throw Unreadable(description: "contract file \(InputFile.quoted(contract)): \(error)")
+        }
+    }
+
+    /// The --openapi document as a contract, read within --max-bytes; `nil` without --openapi.
+    private func loadOpenAPI() throws(Unreadable) -> OpenAPIContract? {
+        guard let openapi else { return nil }
+        let data: Data
+        do {
+            data = try InputFile.contents(of: openapi, limit: maxBytes, limitName: "--max-bytes")
+        } catch {
+            throw Unreadable(description: "cannot read OpenAPI document \(InputFile.quoted(openapi)): \(error.reason)")
+        }
+        do {
+            return try OpenAPIContract(data: data)
+        } catch {
+            // The document's text (names, references) is its author's: escaped like a server's.
+            throw Unreadable(description: "OpenAPI document \(InputFile.quoted(openapi)): \(UntrustedText.escaped(error.description))")
         }
     }
 

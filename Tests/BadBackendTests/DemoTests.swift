@@ -133,6 +133,13 @@ struct DemoTests {
                 "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests", "read:  “Surviving an Outage”",
             ],
             [
+                "▸ A generated client meets numbers as strings: BackstopOpenAPI repairs against openapi.yaml",
+                "code:  let openAPI = try OpenAPIContract(data: document)  // GET /openapi.yaml",
+                "repairing: openAPI)", "plain: ClientError(getStudyGroup): DecodingError.typeMismatch(Int) at data.id",
+                "repaired: StudyGroup(id: 7, name: Calculus B, teamCode: K7Q2, role: .owner, memberCount: 3)", ", 5 repairs",
+                "read:  “Generated Clients”, Sources/BackstopOpenAPI/BackstopOpenAPI.docc/GeneratedClients.md",
+            ],
+            [
                 "▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
                 "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)",
             ],
@@ -161,7 +168,7 @@ struct DemoTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let articles: [TourArticle] = [
             .backstopJSON, .unwrapping, .callingYourBackend, .sessions, .survivingAnOutage, .recoveringFromErrors,
-            .tellingYourBackendTeam, .testing, .scenarioPaths, .resources,
+            .tellingYourBackendTeam, .testing, .scenarioPaths, .resources, .generatedClients,
         ]
         for article in articles {
             let text = try String(contentsOf: root.appendingPathComponent(article.file), encoding: .utf8)

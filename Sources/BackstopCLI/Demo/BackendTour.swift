@@ -109,7 +109,7 @@ struct BackendTour {
     let backendClock: TestClock<Duration>
     /// The pipeline's clock: waits out the retry backoff; tests pass one that returns at once.
     let retryClock: any Clock<Duration>
-    private let clientLog = InMemoryLogHandler()
+    let clientLog = InMemoryLogHandler()
     private let repairLog = InMemoryLogHandler()
 
     init(terminal: Terminal, baseURL: URL, backend: BadBackend, backendClock: TestClock<Duration>, retryClock: any Clock<Duration>) {
@@ -202,6 +202,7 @@ struct BackendTour {
         await hedgingStep()
         await concurrencyLimitStep()
         await outageStep()
+        await generatedClientStep()
     }
 
     /// The demo's retry policy, as the code lines show it.
@@ -561,13 +562,18 @@ struct BackendTour {
 
     /// Starts a step: its title, what it shows and the app's code behind it, with the logs
     /// emptied for it.
-    private func begin(_ title: String, _ note: String, code: [String]) {
-        clientLog.clear()
-        repairLog.clear()
+    func begin(_ title: String, _ note: String, code: [String]) {
+        clearLogs()
         terminal.line()
         terminal.line("▸ \(title)", .heading)
         terminal.line("  \(note)", .dim)
         block("code", code.map { terminal.paint($0, .note) })
+    }
+
+    /// Empties the engineers' logs, so the next lines shown are the next call's.
+    func clearLogs() {
+        clientLog.clear()
+        repairLog.clear()
     }
 
     /// The alert a user would see for `error`, with its buttons, or `none`.
@@ -586,7 +592,7 @@ struct BackendTour {
     }
 
     /// A label, then lines aligned after it.
-    private func block(_ label: String, _ lines: [String]) {
+    func block(_ label: String, _ lines: [String]) {
         let width = max(7, label.count + 2)
         for (index, line) in lines.enumerated() {
             let prefix =
@@ -596,7 +602,7 @@ struct BackendTour {
     }
 
     /// What the engineers' log got: each repair, then the client's line for the call.
-    private func logLines() -> [String] {
+    func logLines() -> [String] {
         let repairs = repairLog.entries.map { entry in
             let found = entry.metadata["found"].map { "\($0)" } ?? "?"
             let expected = entry.metadata["expected"].map { "\($0)" } ?? "?"

@@ -10,6 +10,7 @@ enum TourArticle: String {
     case testing = "Testing an App That Uses Backstop"
     case scenarioPaths = "Scenario paths"
     case resources = "Resources and their fields"
+    case generatedClients = "Generated Clients"
 
     /// Where the article's source is in a clone of the repository.
     var file: String {
@@ -24,6 +25,7 @@ enum TourArticle: String {
         case .testing: "Sources/Backstop/Backstop.docc/TestingAnAppThatUsesBackstop.md"
         case .scenarioPaths: "Sources/BadBackend/BadBackend.docc/ScenarioPaths.md"
         case .resources: "Sources/BadBackend/BadBackend.docc/Resources.md"
+        case .generatedClients: "Sources/BackstopOpenAPI/BackstopOpenAPI.docc/GeneratedClients.md"
         }
     }
 
