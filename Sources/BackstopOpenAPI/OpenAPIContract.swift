@@ -70,7 +70,8 @@ public struct OpenAPIContract: ResponseRepairing {
     ///   - policy: Which repairs are made; ``BackstopJSON/DecodingPolicy/lenient`` makes them all.
     ///   - enumFallbacks: The fallback value of each string enum, by its component schema's name.
     /// - Throws: An ``OpenAPIContractError``; ``OpenAPIContractError/Problem/unreadable`` when the file cannot be read.
-    public init(contentsOf url: URL, policy: DecodingPolicy = .lenient, enumFallbacks: [String: String] = [:]) throws(OpenAPIContractError) {
+    public init(contentsOf url: URL, policy: DecodingPolicy = .lenient, enumFallbacks: [String: String] = [:]) throws(OpenAPIContractError)
+    {
         let data: Data
         do {
             data = try Data(contentsOf: url)

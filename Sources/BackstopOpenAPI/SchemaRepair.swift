@@ -5,7 +5,9 @@ import Foundation
 /// The repair walk: a body parsed once, checked against its compiled schema without
 /// allocating, and rewritten once when it does not fit.
 enum SchemaRepair {
-    static func repair(_ body: Data, root: Int, in schemas: [CompiledSchema], policy: DecodingPolicy) throws(DecodingFailure) -> RepairedBody {
+    static func repair(_ body: Data, root: Int, in schemas: [CompiledSchema], policy: DecodingPolicy) throws(DecodingFailure)
+        -> RepairedBody
+    {
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
             throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(schemas[root].name)", excerpt: "")
         }
@@ -18,7 +20,8 @@ enum SchemaRepair {
                     var rewrite = SchemaRewrite(document: document, schemas: table, policy: policy, check: check)
                     if let invalid = rewrite.write(0, root) {
                         return .failure(
-                            DecodingFailure(.payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: excerpt(of: body)))
+                            DecodingFailure(.payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: excerpt(of: body))
+                        )
                     }
                     if rewrite.repairs.isEmpty { return .success(RepairedBody(body: body)) }
                     return .success(RepairedBody(body: Data(rewrite.out), repairs: rewrite.repairs))

@@ -44,8 +44,9 @@ struct SchemaRewrite {
 
     private var pathText: String { JSONPath.string(path) }
 
-    private mutating func record(_ action: Repair.Action, _ expected: String, _ found: Repair.Found, _ reason: String? = nil, key: PathKey? = nil)
-    {
+    private mutating func record(
+        _ action: Repair.Action, _ expected: String, _ found: Repair.Found, _ reason: String? = nil, key: PathKey? = nil
+    ) {
         let at = key.map { JSONPath.string(path + [$0]) } ?? pathText
         repairs.append(Repair(path: at, expected: expected, found: found, action: action, reason: reason))
     }

@@ -20,12 +20,17 @@ extension JSONDocument {
         var dirt: [(action: Repair.Action, found: Repair.Found, reason: String)] = []
         if node.flags.contains(.controlCharacters), let (first, count) = JSONString.controlCharacters(in: raw) {
             dirt.append(
-                (.acceptedControlCharacter, Repair.Found(kind: .string, excerpt: first), DecoderState.firstOf(count, "raw control character", "kept")))
+                (
+                    .acceptedControlCharacter, Repair.Found(kind: .string, excerpt: first),
+                    DecoderState.firstOf(count, "raw control character", "kept")
+                ))
         }
         if let (first, count) = JSONString.invalidUnicode(in: raw) {
             dirt.append(
-                (.replacedInvalidUnicode, Repair.Found(kind: .string, excerpt: first),
-                 DecoderState.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")))
+                (
+                    .replacedInvalidUnicode, Repair.Found(kind: .string, excerpt: first),
+                    DecoderState.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")
+                ))
         }
         return dirt
     }
