@@ -10,7 +10,8 @@ import Foundation
 /// ``OpenAPIContractError`` there, never at a call. Then immutable, and shared by every call:
 ///
 /// ```swift
-/// let openAPI = try OpenAPIContract(contentsOf: Bundle.main.url(forResource: "openapi", withExtension: "yaml")!)
+/// // fragment: `Client` and `Servers` are the generator's, `backendB` and `AppCode` the app's.
+/// let openAPI = try OpenAPIContract(resource: "openapi", in: .main)
 /// let client = Client(
 ///     serverURL: try Servers.Server1.url(),
 ///     transport: StreamingURLSessionTransport(),
