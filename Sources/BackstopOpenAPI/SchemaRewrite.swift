@@ -12,7 +12,7 @@ struct SchemaRewrite {
         var found: Repair.Found
     }
 
-    /// A step of a JSON path, as ``BackstopJSON/JSONPath`` writes coding keys.
+    /// A step of a JSON path, as `JSONPath` writes coding keys.
     struct PathKey: CodingKey {
         var stringValue: String
         var intValue: Int?
