@@ -25,6 +25,8 @@ struct CompiledDocument: Sendable {
     }
 
     var schemas: [CompiledSchema]
+    /// ``schemas`` as the clean path reads them.
+    var flat: FlatSchemas
     var operations: [String: Responses]
 
     init(data: Data, source: String, enumFallbacks: [String: String]) throws(OpenAPIContractError) {
@@ -66,6 +68,7 @@ struct CompiledDocument: Sendable {
             }
         }
         schemas = compiler.schemas
+        flat = FlatSchemas(compiler.schemas)
         self.operations = operations
     }
 
@@ -88,6 +91,27 @@ struct CompiledDocument: Sendable {
         }
         // `application/json; charset=utf-8` against `application/json`, or a `+json` type the document spells otherwise.
         return .schema(contents[0].schema)
+    }
+
+    /// Runs `body` with a check of `document` against these schemas, every table lent as a pointer.
+    func withCheck<R>(of document: JSONDocument, _ body: (SchemaCheck) -> R) -> R {
+        withExtendedLifetime(document) {
+            schemas.withUnsafeBufferPointer { schemas in
+                flat.nodes.withUnsafeBufferPointer { nodes in
+                    flat.properties.withUnsafeBufferPointer { properties in
+                        flat.names.withUnsafeBufferPointer { names in
+                            flat.alternatives.withUnsafeBufferPointer { alternatives in
+                                body(
+                                    SchemaCheck(
+                                        document: document, tape: document.finishedTape, base: document.base, nodes: nodes,
+                                        properties: properties, names: names,
+                                        alternatives: alternatives, schemas: schemas))
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     static func isJSON(_ type: String) -> Bool {

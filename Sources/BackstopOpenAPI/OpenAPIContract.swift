@@ -126,7 +126,7 @@ public struct OpenAPIContract: ResponseRepairing {
         case .noBody:
             return RepairedBody(body: body)
         case .schema(let root):
-            return try SchemaRepair.repair(body, root: root, in: compiled.schemas, policy: policy)
+            return try SchemaRepair.repair(body, root: root, in: compiled, policy: policy)
         }
     }
 }
