@@ -281,6 +281,7 @@ let package = Package(
                 "Backstop",
                 "BackstopJSON",
                 "BackstopTestSupport",
+                "BadBackend",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

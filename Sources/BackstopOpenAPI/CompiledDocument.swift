@@ -25,10 +25,16 @@ struct CompiledDocument: Sendable {
     }
 
     var schemas: [CompiledSchema]
+    /// ``schemas`` as the clean path reads them.
+    var flat: FlatSchemas
     var operations: [String: Responses]
 
     init(data: Data, source: String, enumFallbacks: [String: String]) throws(OpenAPIContractError) {
         let document = try Self.document(data, source: source)
+        for name in enumFallbacks.keys.sorted() where document.components.schemas[.init(stringLiteral: name)] == nil {
+            throw OpenAPIContractError(
+                .invalidSchema, at: "enumFallbacks", "names \(name), which is not a schema of the document's components")
+        }
         var compiler = SchemaCompiler(components: document.components, enumFallbacks: enumFallbacks)
         var operations: [String: Responses] = [:]
         for route in document.routes {
@@ -45,10 +51,11 @@ struct CompiledDocument: Sendable {
                         let type = contentType.typeAndSubtype.lowercased()
                         guard Self.isJSON(type) else { continue }
                         guard let content = document.components[maybeContent] else {
-                            throw OpenAPIContractError(.unresolvedReference, at: "\(location) \(type)", "the content's $ref names no component")
+                            throw OpenAPIContractError(
+                                .unresolvedReference, at: "\(location) \(type)", "the content's $ref names no component")
                         }
-                        guard let schema = content.schema else { continue }
-                        let root = try compiler.compile(schema, at: "\(location) \(type)")
+                        // A JSON body without a schema is any JSON: only its byte-level dirt is repaired.
+                        let root = try compiler.compile(content.schema ?? .fragment(.init()), at: "\(location) \(type)")
                         contents.append((type: type, schema: root))
                     }
                     switch status.value {
@@ -61,6 +68,7 @@ struct CompiledDocument: Sendable {
             }
         }
         schemas = compiler.schemas
+        flat = FlatSchemas(compiler.schemas)
         self.operations = operations
     }
 
@@ -73,15 +81,37 @@ struct CompiledDocument: Sendable {
             return .undescribed("the document describes no response \(status) of \(operationID)")
         }
         if contents.isEmpty { return .noBody }
-        let type = (contentType ?? "application/json").split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? "application/json"
+        let type =
+            (contentType ?? "application/json").split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? "application/json"
         if let match = contents.first(where: { $0.type == type }) { return .schema(match.schema) }
         guard Self.isJSON(type) else {
             return .undescribed("the response \(status) of \(operationID) is \(type), not JSON")
         }
         // `application/json; charset=utf-8` against `application/json`, or a `+json` type the document spells otherwise.
         return .schema(contents[0].schema)
+    }
+
+    /// Runs `body` with a check of `document` against these schemas, every table lent as a pointer.
+    func withCheck<R>(of document: JSONDocument, _ body: (SchemaCheck) -> R) -> R {
+        withExtendedLifetime(document) {
+            schemas.withUnsafeBufferPointer { schemas in
+                flat.nodes.withUnsafeBufferPointer { nodes in
+                    flat.properties.withUnsafeBufferPointer { properties in
+                        flat.names.withUnsafeBufferPointer { names in
+                            flat.alternatives.withUnsafeBufferPointer { alternatives in
+                                body(
+                                    SchemaCheck(
+                                        document: document, tape: document.finishedTape, base: document.base, nodes: nodes,
+                                        properties: properties, names: names,
+                                        alternatives: alternatives, schemas: schemas))
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     static func isJSON(_ type: String) -> Bool {
@@ -108,7 +138,8 @@ struct CompiledDocument: Sendable {
             }
             return try decode(OpenAPIKit.OpenAPI.Document.self)
         } catch {
-            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a valid OpenAPI \(version) document: \(OpenAPIKit.OpenAPI.Error(from: error))")
+            throw OpenAPIContractError(
+                .notOpenAPI, at: source, "is not a valid OpenAPI \(version) document: \(OpenAPIKit.OpenAPI.Error(from: error))")
         }
     }
 }

@@ -78,7 +78,8 @@ enum DateTimeText {
                         guard let minutes = number(2), minutes < 60 else { return nil }
                         zoneMinutes = minutes
                     }
-                    zone = zoneHours == 0 && zoneMinutes == 0 ? "Z" : "\(Character(Unicode.Scalar(sign)))\(two(zoneHours)):\(two(zoneMinutes))"
+                    zone =
+                        zoneHours == 0 && zoneMinutes == 0 ? "Z" : "\(Character(Unicode.Scalar(sign)))\(two(zoneHours)):\(two(zoneMinutes))"
                 } else {
                     return nil
                 }

@@ -3,14 +3,15 @@ import BackstopJSON
 import Foundation
 
 /// An app's OpenAPI document as the contract a generated client's JSON responses are repaired
-/// against, with the rules of ``BackstopJSON/ResilientJSONDecoder``.
+/// against, with the rules of `ResilientJSONDecoder`.
 ///
 /// Made once, at set-up, from the document the generator reads (OpenAPI 3.0 or 3.1, YAML or
 /// JSON); every response schema is compiled then, so a document it cannot use throws an
 /// ``OpenAPIContractError`` there, never at a call. Then immutable, and shared by every call:
 ///
 /// ```swift
-/// let openAPI = try OpenAPIContract(contentsOf: Bundle.main.url(forResource: "openapi", withExtension: "yaml")!)
+/// // fragment: `Client` and `Servers` are the generator's, `backendB` and `AppCode` the app's.
+/// let openAPI = try OpenAPIContract(resource: "openapi", in: .main)
 /// let client = Client(
 ///     serverURL: try Servers.Server1.url(),
 ///     transport: StreamingURLSessionTransport(),
@@ -23,29 +24,29 @@ import Foundation
 /// - A clean body is handed on as the same bytes, never re-encoded; a repaired one is encoded once.
 /// - Byte-level dirt the policy accepts (trailing commas, raw control characters, ill-formed
 ///   Unicode, `NaN`) is repaired and reported as the decoder reports it.
-/// - `"42"` where an integer or number is expected becomes `42` (``BackstopJSON/DecodingPolicy/numbersFromStrings``);
-///   `1`, `0`, `"true"` where a boolean is (``BackstopJSON/DecodingPolicy/boolsFromNumbersAndStrings``);
-///   a number where a string is becomes its text (``BackstopJSON/DecodingPolicy/stringsFromNumbers``).
+/// - `"42"` where an integer or number is expected becomes `42` (`DecodingPolicy.numbersFromStrings`);
+///   `1`, `0`, `"true"` where a boolean is (`DecodingPolicy.boolsFromNumbersAndStrings`);
+///   a number where a string is becomes its text (`DecodingPolicy.stringsFromNumbers`).
 /// - A required property that is absent or `null` (and not nullable) takes the schema's `default`,
 ///   else its type's default (`0`, `false`, `""`, `[]`, `{}` for an object whose properties all
-///   default) (``BackstopJSON/DecodingPolicy/defaultMissingValues``, ``BackstopJSON/DecodingPolicy/defaultNullValues``).
+///   default) (`DecodingPolicy.defaultMissingValues`, `DecodingPolicy.defaultNullValues`).
 /// - A string enum's unknown value becomes its fallback: the one the app names in `enumFallbacks`
 ///   (by component schema name), else the schema's `x-backstop-fallback`, else its own `unknown`
 ///   or `other` member. Without one: `null`'d away for an optional property
-///   (``BackstopJSON/DecodingPolicy/nilInvalidOptionals``), else dropped from its list
-///   (``BackstopJSON/DecodingPolicy/dropInvalidElements``), else the call fails.
+///   (`DecodingPolicy.nilInvalidOptionals`), else dropped from its list
+///   (`DecodingPolicy.dropInvalidElements`), else the call fails.
 /// - Any other value that does not fit is handled the same way: optional properties removed,
-///   list elements dropped, else a ``Backstop/DecodingFailure`` naming the JSON path.
+///   list elements dropped, else a `DecodingFailure` naming the JSON path.
 /// - A `format: date-time` string with a space for `T`, no zone (read as UTC), fractional
 ///   seconds, or epoch seconds (a number or a string of digits) becomes RFC 3339 as
 ///   swift-openapi-runtime's default `ISO8601DateTranscoder` reads it: `2024-05-01T10:00:00Z`.
-/// - Every change is a ``BackstopJSON/Repair`` whose path is rooted at the body (`$.data[2].category`)
+/// - Every change is a `Repair` whose path is rooted at the body (`$.data[2].category`)
 ///   and whose `expected` names the schema (`Category`, or the JSON type).
 public struct OpenAPIContract: ResponseRepairing {
     /// The vendor extension a schema names its enum's fallback with: `x-backstop-fallback: other`.
     public static let fallbackExtension = "x-backstop-fallback"
 
-    /// Which repairs are made, as ``BackstopJSON/ResilientJSONDecoder/policy`` says them.
+    /// Which repairs are made, as `ResilientJSONDecoder.policy` says them.
     public let policy: DecodingPolicy
     /// The compiled responses and schemas.
     let compiled: CompiledDocument
@@ -54,7 +55,7 @@ public struct OpenAPIContract: ResponseRepairing {
     ///
     /// - Parameters:
     ///   - data: The document's bytes.
-    ///   - policy: Which repairs are made; ``BackstopJSON/DecodingPolicy/lenient`` makes them all.
+    ///   - policy: Which repairs are made; `DecodingPolicy.lenient` makes them all.
     ///   - enumFallbacks: The fallback value of each string enum, by its component schema's name
     ///     (`["Category": "other"]`); first of the three ways a fallback is named.
     /// - Throws: An ``OpenAPIContractError`` naming where and why the document cannot be used.
@@ -67,10 +68,11 @@ public struct OpenAPIContract: ResponseRepairing {
     ///
     /// - Parameters:
     ///   - url: A file URL of the document: YAML or JSON, OpenAPI 3.0 or 3.1.
-    ///   - policy: Which repairs are made; ``BackstopJSON/DecodingPolicy/lenient`` makes them all.
+    ///   - policy: Which repairs are made; `DecodingPolicy.lenient` makes them all.
     ///   - enumFallbacks: The fallback value of each string enum, by its component schema's name.
     /// - Throws: An ``OpenAPIContractError``; ``OpenAPIContractError/Problem/unreadable`` when the file cannot be read.
-    public init(contentsOf url: URL, policy: DecodingPolicy = .lenient, enumFallbacks: [String: String] = [:]) throws(OpenAPIContractError) {
+    public init(contentsOf url: URL, policy: DecodingPolicy = .lenient, enumFallbacks: [String: String] = [:]) throws(OpenAPIContractError)
+    {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -87,7 +89,7 @@ public struct OpenAPIContract: ResponseRepairing {
     ///   - resource: The resource's name without its extension.
     ///   - fileExtension: The resource's extension, `yaml` unless told.
     ///   - bundle: The bundle holding it.
-    ///   - policy: Which repairs are made; ``BackstopJSON/DecodingPolicy/lenient`` makes them all.
+    ///   - policy: Which repairs are made; `DecodingPolicy.lenient` makes them all.
     ///   - enumFallbacks: The fallback value of each string enum, by its component schema's name.
     /// - Throws: An ``OpenAPIContractError``; ``OpenAPIContractError/Problem/unreadable`` when the bundle has no such resource.
     public init(
@@ -113,9 +115,9 @@ public struct OpenAPIContract: ResponseRepairing {
     ///   - status: The response's HTTP status code.
     ///   - contentType: The response's `Content-Type`; `nil` reads as `application/json`.
     /// - Returns: The same bytes and no repairs for a clean body; the repaired bytes and each
-    ///   repair otherwise; the same bytes with ``Backstop/RepairedBody/undescribed`` set when the
+    ///   repair otherwise; the same bytes with `RepairedBody.undescribed` set when the
     ///   document describes no JSON body for that operation, status and content type.
-    /// - Throws: A ``Backstop/DecodingFailure`` of the payload naming the JSON path, when a value
+    /// - Throws: A `DecodingFailure` of the payload naming the JSON path, when a value
     ///   cannot be repaired by the policy, or the body is not JSON.
     public func repair(_ body: Data, operationID: String, status: Int, contentType: String?) throws(DecodingFailure) -> RepairedBody {
         switch compiled.schema(operationID: operationID, status: status, contentType: contentType) {
@@ -124,7 +126,7 @@ public struct OpenAPIContract: ResponseRepairing {
         case .noBody:
             return RepairedBody(body: body)
         case .schema(let root):
-            return try SchemaRepair.repair(body, root: root, in: compiled.schemas, policy: policy)
+            return try SchemaRepair.repair(body, root: root, in: compiled, policy: policy)
         }
     }
 }

@@ -1,15 +1,31 @@
 import BackstopJSON
+import Foundation
 
-/// Whether a parsed body fits its schema as it is: the clean path, which reads the tape and
-/// the schema table and allocates nothing.
+/// Whether a parsed body fits its schema as it is: the clean path. It reads the tape and the
+/// flat schema table through pointers, and neither allocates nor counts references.
 struct SchemaCheck {
-    let document: JSONDocument
+    /// Unowned: the caller keeps the document alive for the walk.
+    unowned(unsafe) let document: JSONDocument
+    let tape: UnsafePointer<JSONNode>
+    let base: UnsafePointer<UInt8>
+    let nodes: UnsafeBufferPointer<FlatSchemas.Node>
+    let properties: UnsafeBufferPointer<FlatSchemas.Property>
+    let names: UnsafeBufferPointer<UInt8>
+    let alternatives: UnsafeBufferPointer<Int32>
+    /// For enum values only, which the flat table does not hold.
     let schemas: UnsafeBufferPointer<CompiledSchema>
+
+    /// The index of the value after the value at `index`.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let node = tape[index]
+        return node.kind == .array || node.kind == .object ? Int(node.aux) : index + 1
+    }
 
     /// Whether the value at tape `index` fits schema `schemaIndex` with nothing to repair.
     func fits(_ index: Int, _ schemaIndex: Int) -> Bool {
-        let node = document[index]
-        let schema = schemas[schemaIndex]
+        let node = tape[index]
+        let schema = nodes[schemaIndex]
         if node.kind == .null { return schema.nullable || schema.kind == .null || schema.kind == .any }
         switch schema.kind {
         case .any: return isClean(index)
@@ -17,65 +33,78 @@ struct SchemaCheck {
         case .boolean: return node.kind == .true || node.kind == .false
         case .integer: return node.kind == .number && node.isInteger
         case .number: return node.kind == .number && !node.isNonFinite
-        case .string: return node.kind == .string && stringFits(index, node, schema)
+        case .string: return node.kind == .string && stringFits(index, node, schema, schemaIndex)
         case .array:
             guard node.kind == .array else { return false }
             var element = index + 1
+            let items = Int(schema.items)
             for _ in 0..<Int(node.length) {
-                if let items = schema.items {
+                if items >= 0 {
                     if !fits(element, items) { return false }
                 } else if !isClean(element) {
                     return false
                 }
-                element = document.next(after: element)
+                element = next(after: element)
             }
             return true
         case .object: return node.kind == .object && objectFits(index, node, schema)
         case .alternatives:
-            for alternative in schema.alternatives where fits(index, alternative) { return true }
+            let start = Int(schema.alternativeStart)
+            for offset in 0..<Int(schema.alternativeCount) where fits(index, Int(alternatives[start + offset])) { return true }
             return false
         }
     }
 
-    private func objectFits(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema) -> Bool {
-        var requiredSeen = 0
+    private func objectFits(_ index: Int, _ node: JSONNode, _ schema: FlatSchemas.Node) -> Bool {
+        var requiredSeen: Int32 = 0
         var cursor = 0
         var member = index + 1
         for _ in 0..<Int(node.length) {
             let value = member + 1
             if let found = property(named: member, in: schema, from: &cursor) {
-                let property = schema.properties[found]
-                if document[value].kind == .null && !property.required {
+                let property = properties[Int(schema.propertyStart) + found]
+                if tape[value].kind == .null && !property.required {
                     // An optional property's `null` reads as absent.
-                } else if !fits(value, property.schema) {
+                } else if !fits(value, Int(property.schema)) {
                     return false
                 }
                 if property.required { requiredSeen += 1 }
-            } else if let additional = schema.additional {
-                if !fits(value, additional) { return false }
+            } else if schema.additional >= 0 {
+                if !fits(value, Int(schema.additional)) { return false }
             } else if !isClean(value) {
                 return false
             }
-            member = document.next(after: value)
+            member = next(after: value)
         }
         return requiredSeen == schema.requiredCount
     }
 
-    /// The index in `schema.properties` of the property the key at tape `keyIndex` names,
-    /// looked for first where the previous one was found: members usually come in the schema's order.
-    func property(named keyIndex: Int, in schema: CompiledSchema, from cursor: inout Int) -> Int? {
-        let properties = schema.properties
-        guard !properties.isEmpty else { return nil }
-        let key = document[keyIndex]
+    /// The position among schema `schemaIndex`'s properties of the one the key at tape
+    /// `keyIndex` names.
+    func property(named keyIndex: Int, in schemaIndex: Int, from cursor: inout Int) -> Int? {
+        property(named: keyIndex, in: nodes[schemaIndex], from: &cursor)
+    }
+
+    /// Looked for first where the previous one was found: members usually come in the schema's order.
+    private func property(named keyIndex: Int, in schema: FlatSchemas.Node, from cursor: inout Int) -> Int? {
+        let count = Int(schema.propertyCount)
+        guard count > 0, let names = names.baseAddress else { return nil }
+        let key = tape[keyIndex]
+        let start = Int(schema.propertyStart)
         if !key.isPlainText {
-            let text = document.lenientText(of: keyIndex)
-            return properties.firstIndex { $0.text == text }
+            let text = Array(document.lenientText(of: keyIndex).utf8)
+            return (0..<count).first { position in
+                let property = properties[start + position]
+                return UnsafeBufferPointer(start: names + Int(property.nameStart), count: Int(property.nameCount)).elementsEqual(text)
+            }
         }
-        let raw = document.raw(key)
+        let keyBytes = base + Int(key.start)
+        let keyCount = Int(key.length)
         var position = cursor
-        for _ in 0..<properties.count {
-            if position == properties.count { position = 0 }
-            if properties[position].name.count == raw.count && properties[position].name.elementsEqual(raw) {
+        for _ in 0..<count {
+            if position == count { position = 0 }
+            let property = properties[start + position]
+            if Int(property.nameCount) == keyCount && memcmp(names + Int(property.nameStart), keyBytes, keyCount) == 0 {
                 cursor = position + 1
                 return position
             }
@@ -84,27 +113,29 @@ struct SchemaCheck {
         return nil
     }
 
-    private func stringFits(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema) -> Bool {
+    private func stringFits(_ index: Int, _ node: JSONNode, _ schema: FlatSchemas.Node, _ schemaIndex: Int) -> Bool {
         if !node.isPlainText && !document.stringDirt(at: index).isEmpty { return false }
-        if !schema.enumValues.isEmpty {
+        if schema.hasEnum {
+            let values = schemas[schemaIndex].enumValues
             if node.isPlainText {
-                let raw = document.raw(node)
-                return schema.enumValues.contains { $0.count == raw.count && $0.elementsEqual(raw) }
+                let raw = UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length))
+                return values.contains { $0.count == raw.count && $0.elementsEqual(raw) }
             }
-            let text = Array(document.lenientText(of: index).utf8)
-            return schema.enumValues.contains(text)
+            return values.contains(Array(document.lenientText(of: index).utf8))
         }
-        if schema.isDateTime { return node.isPlainText && DateTimeText.isRFC3339(document.raw(node)) }
+        if schema.isDateTime {
+            return node.isPlainText && DateTimeText.isRFC3339(UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length)))
+        }
         return true
     }
 
     /// Whether the value at `index` holds nothing a lenient parse accepted that the generated
     /// code's `JSONDecoder` would refuse (dirty strings, non-finite numbers).
     func isClean(_ index: Int) -> Bool {
-        let end = document.next(after: index)
+        let end = next(after: index)
         var current = index
         while current < end {
-            let node = document[current]
+            let node = tape[current]
             if node.kind == .string && !node.isPlainText && !document.stringDirt(at: current).isEmpty { return false }
             if node.kind == .number && node.isNonFinite { return false }
             current += 1

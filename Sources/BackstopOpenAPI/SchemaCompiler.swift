@@ -27,7 +27,8 @@ struct SchemaCompiler {
 
     private mutating func component(_ reference: JSONReference<JSONSchema>, at location: String) throws(OpenAPIContractError) -> Int {
         guard let name = reference.name, case .internal = reference, let target = components.schemas[.init(stringLiteral: name)] else {
-            throw OpenAPIContractError(.unresolvedReference, at: location, "$ref \(reference.absoluteString) names no schema of the document's components")
+            throw OpenAPIContractError(
+                .unresolvedReference, at: location, "$ref \(reference.absoluteString) names no schema of the document's components")
         }
         if let index = componentIndex[name] { return index }
         let index = schemas.count
@@ -122,7 +123,9 @@ struct SchemaCompiler {
     }
 
     /// The fallback of a string enum: the app's, else the document's extension, else its own `unknown` or `other`.
-    private func fallback(of schema: JSONSchema, values: [String], name: String?, at location: String) throws(OpenAPIContractError) -> String? {
+    private func fallback(of schema: JSONSchema, values: [String], name: String?, at location: String) throws(OpenAPIContractError)
+        -> String?
+    {
         let named: String?
         if let name, let app = enumFallbacks[name] {
             named = app

@@ -5,20 +5,22 @@ import Foundation
 /// The repair walk: a body parsed once, checked against its compiled schema without
 /// allocating, and rewritten once when it does not fit.
 enum SchemaRepair {
-    static func repair(_ body: Data, root: Int, in schemas: [CompiledSchema], policy: DecodingPolicy) throws(DecodingFailure) -> RepairedBody {
+    static func repair(_ body: Data, root: Int, in compiled: CompiledDocument, policy: DecodingPolicy) throws(DecodingFailure)
+        -> RepairedBody
+    {
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
-            throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(schemas[root].name)", excerpt: "")
+            throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(compiled.schemas[root].name)", excerpt: "")
         }
         let outcome: Result<RepairedBody, DecodingFailure>
         do {
             outcome = try JSONInputEncoding.withDocument(from: body, policy: policy) { document in
-                schemas.withUnsafeBufferPointer { table in
-                    let check = SchemaCheck(document: document, schemas: table)
+                compiled.withCheck(of: document) { check in
                     if document.trailingCommas.isEmpty && check.fits(0, root) { return .success(RepairedBody(body: body)) }
-                    var rewrite = SchemaRewrite(document: document, schemas: table, policy: policy, check: check)
+                    var rewrite = SchemaRewrite(document: document, schemas: check.schemas, policy: policy, check: check)
                     if let invalid = rewrite.write(0, root) {
                         return .failure(
-                            DecodingFailure(.payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: excerpt(of: body)))
+                            DecodingFailure(.payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: excerpt(of: body))
+                        )
                     }
                     if rewrite.repairs.isEmpty { return .success(RepairedBody(body: body)) }
                     return .success(RepairedBody(body: Data(rewrite.out), repairs: rewrite.repairs))

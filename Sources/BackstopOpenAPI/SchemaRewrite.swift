@@ -12,7 +12,7 @@ struct SchemaRewrite {
         var found: Repair.Found
     }
 
-    /// A step of a JSON path, as ``BackstopJSON/JSONPath`` writes coding keys.
+    /// A step of a JSON path, as `JSONPath` writes coding keys.
     struct PathKey: CodingKey {
         var stringValue: String
         var intValue: Int?
@@ -44,8 +44,9 @@ struct SchemaRewrite {
 
     private var pathText: String { JSONPath.string(path) }
 
-    private mutating func record(_ action: Repair.Action, _ expected: String, _ found: Repair.Found, _ reason: String? = nil, key: PathKey? = nil)
-    {
+    private mutating func record(
+        _ action: Repair.Action, _ expected: String, _ found: Repair.Found, _ reason: String? = nil, key: PathKey? = nil
+    ) {
         let at = key.map { JSONPath.string(path + [$0]) } ?? pathText
         repairs.append(Repair(path: at, expected: expected, found: found, action: action, reason: reason))
     }
@@ -79,7 +80,7 @@ struct SchemaRewrite {
         case .number: return writeNumber(index, node, schema)
         case .string: return writeString(index, node, schema)
         case .array: return writeArray(index, node, schema)
-        case .object: return writeObject(index, node, schema)
+        case .object: return writeObject(index, node, schema, schemaIndex)
         case .alternatives:
             let mark = (out.count, repairs.count)
             var first: Invalid?
@@ -293,7 +294,7 @@ struct SchemaRewrite {
         return nil
     }
 
-    private mutating func writeObject(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema) -> Invalid? {
+    private mutating func writeObject(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema, _ schemaIndex: Int) -> Invalid? {
         guard node.kind == .object else {
             return invalid(index, .wrongType, "expected \(schema.name), found \(node.jsonKind.rawValue)")
         }
@@ -305,7 +306,7 @@ struct SchemaRewrite {
         var member = index + 1
         for _ in 0..<Int(node.length) {
             let value = member + 1
-            let found = check.property(named: member, in: schema, from: &cursor)
+            let found = check.property(named: member, in: schemaIndex, from: &cursor)
             let key = PathKey(stringValue: found.map { schema.properties[$0].text } ?? document.lenientText(of: member))
             let mark = (out.count, repairs.count)
             if wrote { out.append(UInt8(ascii: ",")) }

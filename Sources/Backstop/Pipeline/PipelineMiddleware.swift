@@ -163,13 +163,15 @@ public struct PipelineMiddleware: ClientMiddleware {
                         handedOn, operationID: operationID, status: answer.response.status.code,
                         contentType: answer.response.headerFields[.contentType])
                 } catch {
-                    let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>.decoding(error), request: request, record: record)
+                    let failure = pipeline.redacted(
+                        APIError<NoModuleCodes, NoModuleCodes>.decoding(error), request: request, record: record)
                     return CallEnding(result: .failure(failure), failure: failure, request: request, status: answer.response.status)
                 }
                 handedOn = repaired.body
                 repairs = repaired.repairs.count
                 if !repaired.repairs.isEmpty {
-                    pipeline.contractDrift?.record(pipeline.secrets(of: request, record: record).repairs(repaired.repairs), operation: operationID)
+                    pipeline.contractDrift?.record(
+                        pipeline.secrets(of: request, record: record).repairs(repaired.repairs), operation: operationID)
                 }
                 if let reason = repaired.undescribed { sayUndescribed(operationID, reason) }
             }

@@ -20,13 +20,26 @@ extension JSONDocument {
         var dirt: [(action: Repair.Action, found: Repair.Found, reason: String)] = []
         if node.flags.contains(.controlCharacters), let (first, count) = JSONString.controlCharacters(in: raw) {
             dirt.append(
-                (.acceptedControlCharacter, Repair.Found(kind: .string, excerpt: first), DecoderState.firstOf(count, "raw control character", "kept")))
+                (
+                    .acceptedControlCharacter, Repair.Found(kind: .string, excerpt: first),
+                    DecoderState.firstOf(count, "raw control character", "kept")
+                ))
         }
         if let (first, count) = JSONString.invalidUnicode(in: raw) {
             dirt.append(
-                (.replacedInvalidUnicode, Repair.Found(kind: .string, excerpt: first),
-                 DecoderState.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")))
+                (
+                    .replacedInvalidUnicode, Repair.Found(kind: .string, excerpt: first),
+                    DecoderState.firstOf(count, "ill-formed Unicode part", "replaced with U+FFFD")
+                ))
         }
         return dirt
     }
+}
+
+extension JSONDocument {
+    /// The tape, for a reader that walks a whole finished document: read through this pointer
+    /// once, instead of through ``subscript(_:)`` per value, a walk from another module skips
+    /// the class property's exclusivity check on every read. Valid while the document lives;
+    /// nothing writes to the tape once parsing has finished.
+    package var finishedTape: UnsafePointer<JSONNode> { UnsafePointer(nodes) }
 }

@@ -11,8 +11,8 @@ struct BusinessFailure: Sendable {
     var logged: APIError<NoModuleCodes, NoModuleCodes>
 
     /// The business failure `body`'s envelope reads by `contract`, when the status is one it
-    /// accepts and the envelope reads a failure; read by ``ResponseContract/unwrap(_:from:response:decoder:throwing:)``,
-    /// as ``APIClient`` reads it, so the error is the one an ``APIClient`` call would throw.
+    /// accepts and the envelope reads a failure: the code classified as ``APIClient`` classifies
+    /// it (general, else unknown), so the caller switches on the same `APIError` cases.
     static func read<General: ServerCode>(
         _ body: Data, parsed: ParsedJSON?, response: HTTPResponse, contract: any ResponseContract, decoder: ResilientJSONDecoder,
         _ general: General.Type
