@@ -69,12 +69,14 @@ struct CheckOpenAPITests {
         try await withBackend { _, url in
             let report = try await CheckCommandTests.report([
                 url.absoluteString + "/scenarios/\(dirt.rawValue)/b/study-groups/7", "--openapi", document, "--operation", "getStudyGroup",
+                "--timeout", "60",
             ])
             #expect(report.exitCode == 0)
             #expect(report.lines.first == "operation: getStudyGroup, status 200, application/json; charset=utf-8")
             #expect(report.lines.dropFirst().first?.hasPrefix("schema: fits after ") == true)
             let product = try await CheckCommandTests.report([
                 url.absoluteString + "/scenarios/\(dirt.rawValue)/b/products/2", "--openapi", document, "--operation", "getProduct",
+                "--timeout", "60",
             ])
             #expect(product.exitCode == 0)
             if dirt == .unknownEnumValues {
@@ -86,7 +88,7 @@ struct CheckOpenAPITests {
                     ])
             }
             let clean = try await CheckCommandTests.report([
-                url.absoluteString + "/b/study-groups/7", "--openapi", document, "--operation", "getStudyGroup",
+                url.absoluteString + "/b/study-groups/7", "--openapi", document, "--operation", "getStudyGroup", "--timeout", "60",
             ])
             #expect(clean.lines.dropFirst().prefix(2) == ["schema: fits", "schema repairs: none"])
         }
@@ -103,9 +105,15 @@ struct CheckOpenAPITests {
 
         let notADocument = try CheckCommandTests.file("groups: [1, 2")
         let cases: [([String], String)] = [
-            ([body, "--openapi", "/no/such/openapi.yaml", "--operation", "x"], "cannot read OpenAPI document '/no/such/openapi.yaml': no such file"),
+            (
+                [body, "--openapi", "/no/such/openapi.yaml", "--operation", "x"],
+                "cannot read OpenAPI document '/no/such/openapi.yaml': no such file"
+            ),
             ([body, "--openapi", notADocument, "--operation", "x"], "OpenAPI document '\(notADocument)': "),
-            ([body, "--openapi", document, "--operation", "x", "--max-bytes", "100"], "more than the limit of 100 bytes (--max-bytes raises it)"),
+            (
+                [body, "--openapi", document, "--operation", "x", "--max-bytes", "100"],
+                "more than the limit of 100 bytes (--max-bytes raises it)"
+            ),
         ]
         for (arguments, expected) in cases {
             let failure = await #expect(throws: CheckCommand.Unreadable.self) { try await CheckCommandTests.report(arguments) }

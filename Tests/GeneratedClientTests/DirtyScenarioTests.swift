@@ -37,7 +37,9 @@ struct DirtyScenarioTests {
     ]
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("Without BackstopOpenAPI the operation fails with a DecodingError inside ClientError", arguments: TransportKind.allCases, Dirt.allCases)
+    @Test(
+        "Without BackstopOpenAPI the operation fails with a DecodingError inside ClientError", arguments: TransportKind.allCases,
+        Dirt.allCases)
     func failsPlain(transport: TransportKind, dirt: Dirt) async throws {
         try await withBackend { _, url in
             let client = GeneratedClients.client(url, dirt, transport)
@@ -50,7 +52,9 @@ struct DirtyScenarioTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("With OpenAPIContract it succeeds, with the repairs and drift each scenario needs", arguments: TransportKind.allCases, Dirt.allCases)
+    @Test(
+        "With OpenAPIContract it succeeds, with the repairs and drift each scenario needs", arguments: TransportKind.allCases, Dirt.allCases
+    )
     func succeedsRepaired(transport: TransportKind, dirt: Dirt) async throws {
         try await withBackend { _, url in
             let drift = ContractDriftRecorder()
@@ -84,7 +88,8 @@ struct DirtyScenarioTests {
         try await withBackend { _, url in
             let drift = ContractDriftRecorder()
             let repairs = RecordingRepairs(try GeneratedClients.contract())
-            let client = GeneratedClients.client(url, nil, transport, pipeline: quietPipeline { $0.contractDrift = drift }, repairing: repairs)
+            let client = GeneratedClients.client(
+                url, nil, transport, pipeline: quietPipeline { $0.contractDrift = drift }, repairing: repairs)
             let group = try #require(try await client.getStudyGroup(path: .init(id: 7)).ok.body.json.data)
             #expect(group.teamCode == "K7Q2" && group.role == .owner && group.members.count == 3)
             #expect(repairs.lines.isEmpty)

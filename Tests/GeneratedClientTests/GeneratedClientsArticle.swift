@@ -57,7 +57,8 @@ struct GeneratedClientsArticleTests {
             let drift = ContractDriftRecorder()
             let pipeline = quietPipeline { $0.contractDrift = drift }
 
-            let error = await GeneratedClientsArticle.withoutTheContract(serverURL: serverURL, transport: transport.make(), pipeline: pipeline)
+            let error = await GeneratedClientsArticle.withoutTheContract(
+                serverURL: serverURL, transport: transport.make(), pipeline: pipeline)
             guard case .typeMismatch(_, let context)? = error as? DecodingError else {
                 Issue.record("expected DecodingError.typeMismatch, got \(String(describing: error))")
                 return

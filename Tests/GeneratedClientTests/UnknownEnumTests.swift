@@ -19,7 +19,9 @@ struct UnknownEnumTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("#428/#608: a plan the document does not list fails the call plainly, and becomes the enum's own unknown case", arguments: TransportKind.allCases)
+    @Test(
+        "#428/#608: a plan the document does not list fails the call plainly, and becomes the enum's own unknown case",
+        arguments: TransportKind.allCases)
     func ownUnknownMember(transport: TransportKind) async throws {
         try await withBackend { _, url in
             let bearer = BearerToken(token: try await Self.accessToken(url, transport))

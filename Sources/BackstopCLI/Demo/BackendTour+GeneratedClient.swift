@@ -26,7 +26,8 @@ extension BackendTour {
 
         var description: String {
             guard let data else { return "Envelope(code: \(code), data: nil)" }
-            return "StudyGroup(id: \(data.id), name: \(data.name), teamCode: \(data.teamCode), role: .\(data.role), memberCount: \(data.memberCount))"
+            return
+                "StudyGroup(id: \(data.id), name: \(data.name), teamCode: \(data.teamCode), role: .\(data.role), memberCount: \(data.memberCount))"
         }
     }
 
