@@ -22,6 +22,32 @@ struct SchemaCheck {
         return node.kind == .array || node.kind == .object ? Int(node.aux) : index + 1
     }
 
+    /// The byte offset just past the value at tape `index`: past a string's closing quote, a
+    /// container's closing bracket (found after its last value, so nested containers that
+    /// close together are told apart).
+    func valueEnd(_ index: Int) -> Int {
+        let node = tape[index]
+        switch node.kind {
+        case .string: return Int(node.start) + Int(node.length) + 1
+        case .array, .object:
+            var position = Int(node.start) + 1
+            if node.length > 0 {
+                var child = index + 1
+                var last = child
+                for _ in 0..<Int(node.length) {
+                    // An object's members are a key and a value: the value is what ends it.
+                    last = node.kind == .object ? child + 1 : child
+                    child = next(after: last)
+                }
+                position = valueEnd(last)
+            }
+            let closing = node.kind == .array ? UInt8(ascii: "]") : UInt8(ascii: "}")
+            while position < document.byteCount && base[position] != closing { position += 1 }
+            return min(position + 1, document.byteCount)
+        default: return Int(node.start) + Int(node.length)
+        }
+    }
+
     /// Whether the value at tape `index` fits schema `schemaIndex` with nothing to repair.
     func fits(_ index: Int, _ schemaIndex: Int) -> Bool {
         let node = tape[index]

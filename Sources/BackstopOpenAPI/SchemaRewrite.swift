@@ -108,7 +108,7 @@ struct SchemaRewrite {
             out.append(UInt8(ascii: "\""))
         case .array, .object:
             let start = Int(node.start)
-            let end = document.endOffset(ofContainer: index)
+            let end = check.valueEnd(index)
             out.append(contentsOf: UnsafeBufferPointer(start: document.base + start, count: end - start))
         default:
             out.append(contentsOf: document.raw(node))

@@ -157,6 +157,23 @@ struct OpenAPIRepairTests {
         }
     }
 
+    @Test func nestedContainersThatCloseTogetherAreCopiedWhole() throws {
+        // The last member's list is copied as written while its neighbour is repaired: the copy
+        // ends at its own bracket, not at the brackets that close after it.
+        let body =
+            #"{"code":"200","data":[{"id":1,"name":"a","createdAt":"2024-05-01T10:00:00Z","members":[{"id":1,"role":"admin"}]},{"id":2,"name":"b","createdAt":"2024-05-01T10:00:00Z","members":[{"id":2,"role":"owner"}]}]}"#
+        let repaired = try Documents.contract().repair(Data(body.utf8), operationID: "listGroups", status: 200, contentType: nil)
+        #expect(repaired.repairs.map(\.path) == ["$.code", "$.data[1].members[0]"])
+        #expect(
+            String(decoding: repaired.body, as: UTF8.self)
+                == #"{"code":200,"data":[{"id":1,"name":"a","createdAt":"2024-05-01T10:00:00Z","members":[{"id":1,"role":"admin"}]},{"id":2,"name":"b","createdAt":"2024-05-01T10:00:00Z","members":[]}]}"#
+        )
+        let nested = #"{"id":"7","name":"n","createdAt":"2024-05-01T10:00:00Z","members":[],"extra":{"a":{"b":[1,[2]]}}}"#
+        #expect(
+            String(decoding: try Self.repair(nested).body, as: UTF8.self)
+                == #"{"id":7,"name":"n","createdAt":"2024-05-01T10:00:00Z","members":[],"extra":{"a":{"b":[1,[2]]}}}"#)
+    }
+
     @Test(arguments: [
         ("2024-05-01 10:00:00", "2024-05-01T10:00:00Z"),
         ("2024-05-01T10:00:00", "2024-05-01T10:00:00Z"),
