@@ -19,7 +19,10 @@ struct Usage: Error, CustomStringConvertible {
 func run() throws {
     let arguments = CommandLine.arguments
     guard arguments.count == 4, let iterations = Int(arguments[3]) else {
-        throw Usage(description: "usage: RepairCounts <twitter|citm_catalog|envelope20k|envelope20k.dirty|small88> <decode|repair|repairDecode> <iterations>")
+        throw Usage(
+            description:
+                "usage: RepairCounts <twitter|citm_catalog|envelope20k|envelope20k.dirty|small88> <decode|repair|repairDecode> <iterations>"
+        )
     }
     let decoder = PayloadsDocument.generatedCodeDecoder()
     func decoding<T: Decodable>(_ type: T.Type) -> (Data) throws -> Void {
