@@ -45,11 +45,30 @@ let package = Package(
             ],
             path: "Benchmarks/InstructionCounts"
         ),
+        // The client benchmarks' backend, its in-memory twin, and issue 33 item 10's configurations,
+        // shared by the timed benchmarks and the instruction counts.
+        .target(
+            name: "ClientConfigurations",
+            dependencies: [
+                .product(name: "Backstop", package: "Backstop"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ClientConfigurations"
+        ),
+        // One configuration's call made N times in memory, for callgrind (`pipeline-instructions.sh`).
+        .executableTarget(
+            name: "PipelineCounts",
+            dependencies: ["ClientConfigurations"],
+            path: "Benchmarks/PipelineCounts"
+        ),
         .executableTarget(
             name: "ClientOverhead",
             dependencies: [
+                "ClientConfigurations",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Backstop", package: "Backstop"),
+                .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
                 .product(name: "BackstopTracing", package: "Backstop"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

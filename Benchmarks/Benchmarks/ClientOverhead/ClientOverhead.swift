@@ -26,6 +26,7 @@ import AsyncHTTPClient
 import Backstop
 import BackstopTracing
 import Benchmark
+import ClientConfigurations
 import Foundation
 import Hummingbird
 import Logging
@@ -99,6 +100,7 @@ let benchmarks: @Sendable () -> Void = {
     registerObservabilityCost()
     registerStageCost()
     registerResilienceBySize()
+    registerEveryStage()
     // A list of 1,000 items from memory: what each contender costs per byte of a larger body,
     // where middlewares that read business codes could parse the body again.
     for contender in Contender.allCases {
@@ -115,12 +117,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-struct Item: Codable, Sendable, Equatable {
-    var id: Int
-    var name: String
-}
-
-let backendB = EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200]))
 typealias Request = @Sendable () async throws -> any Sendable
 
 enum TransportKind: String, CaseIterable {
@@ -133,46 +129,6 @@ enum TransportKind: String, CaseIterable {
         case .inMemory: InMemoryTransport(payload: Item(id: 7, name: "Item 7"))
         }
     }
-}
-
-/// Answers every request at once with one payload in backend B's envelope, without a network.
-struct InMemoryTransport: ClientTransport {
-    static let baseURL = URL(string: "http://in-memory.invalid")!
-    private let body: [UInt8]
-
-    init(payload: some Encodable) {
-        body = Array((try? JSONEncoder().encode(BackendBEnvelope(data: payload))) ?? Data())
-    }
-
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(self.body))
-    }
-}
-
-/// Takes every line at `info` and keeps none, so the client describes each call as it would
-/// for a real handler; swift-log's no-op handler would let logging skip that work.
-struct DiscardingLogHandler: LogHandler {
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {}
-}
-
-/// Backend B's envelope as an app without Backstop decodes it.
-struct BackendBDecodedEnvelope<Payload: Decodable>: Decodable {
-    var code: Int
-    var msg: String
-    var data: Payload
-}
-
-/// Backend B's success envelope around `data`.
-struct BackendBEnvelope<Payload: Encodable>: Encodable {
-    var code = 200
-    var msg = "OK"
-    var data: Payload
 }
 
 enum Contender: String, CaseIterable {

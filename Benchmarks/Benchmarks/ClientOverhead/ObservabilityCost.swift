@@ -14,6 +14,7 @@ import Backstop
 import BackstopJSON
 import BackstopTracing
 import Benchmark
+import ClientConfigurations
 import Foundation
 import OpenAPIRuntime
 

@@ -7,6 +7,7 @@
 
 import Backstop
 import Benchmark
+import ClientConfigurations
 import Foundation
 import OpenAPIRuntime
 

@@ -8,7 +8,7 @@ import Dispatch
 enum HedgeDeadlines: Sendable {
     /// On the system's clocks: each deadline joins `timers`, one Dispatch timer for every call of
     /// the ``Hedging``, and the race's end takes it out again. Uptime nanoseconds, as `DispatchTime`.
-    case system(start: UInt64, delay: Int64, timers: HedgeTimers)
+    case system(start: UInt64, delay: Int64, timers: DeadlineTimers)
     /// On any other clock (a test's): a task sleeping on that clock per hedge, cancelled with the race.
     case sleeping(@Sendable (Int, HedgeRace) -> Void)
 
@@ -16,7 +16,7 @@ enum HedgeDeadlines: Sendable {
     ///
     /// Taken when the call begins, before any attempt or timer starts, so a test clock advanced
     /// once the request has left passes them however the tasks interleave.
-    init(every delay: Duration, on clock: any Clock<Duration>, using timers: HedgeTimers) {
+    init(every delay: Duration, on clock: any Clock<Duration>, using timers: DeadlineTimers) {
         // Compared by type, not cast: a cast of an existential costs each call more.
         let clockType = ObjectIdentifier(type(of: clock))
         guard clockType == ObjectIdentifier(ContinuousClock.self) || clockType == ObjectIdentifier(SuspendingClock.self) else {

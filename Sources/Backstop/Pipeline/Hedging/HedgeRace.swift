@@ -21,7 +21,7 @@ final class HedgeRace: Sendable {
         /// An attempt, or a hedge's timer on a test's clock.
         case task(Task<Void, Never>)
         /// A hedge's deadline among the system clocks' timers.
-        case deadline(HedgeTimers.Ticket, in: HedgeTimers)
+        case deadline(DeadlineTimers.Ticket, in: DeadlineTimers)
 
         func cancel() {
             switch self {

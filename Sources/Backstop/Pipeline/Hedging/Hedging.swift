@@ -35,7 +35,7 @@ public struct Hedging: Sendable {
     /// ``ClientPipeline`` given a copy learns from, and hedges by, the same latencies.
     let latencies = LatencyWindows()
     /// The hedges' deadlines on the system's clocks, shared by every copy of this value.
-    let timers = HedgeTimers()
+    let timers = DeadlineTimers()
 
     /// Hedging after a fixed delay.
     ///

@@ -1,17 +1,74 @@
-/// Runs `operation` for at most `timeout` on `clock`, in the caller's task group: one child
-/// runs the operation and a sibling sleeps; whichever ends first cancels the other.
+import Dispatch
+
+/// Runs `operation` for at most `timeout` on `clock`, in a task of its own that the deadline
+/// cancels; whichever ends first decides.
 ///
-/// The caller's own task is never cancelled: only the operation's child is, so the caller
-/// goes on to report `.transport` `timedOut`. Cancelling the caller cancels both children.
-/// The group returns only once both have ended, so nothing the operation started outlives it.
+/// The caller's own task is never cancelled: only the operation's task is, so the caller
+/// goes on to report `.transport` `timedOut`. Cancelling the caller cancels the operation.
+/// It returns only once the operation has ended, so nothing the operation started outlives it.
 func withTimeout<Value: Sendable>(
     _ timeout: Duration,
     clock: any Clock<Duration>,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-    try await withTimeout(timeout, on: clock, operation)
+    // Compared by type, not cast: a cast of an existential costs each call more.
+    let clockType = ObjectIdentifier(type(of: clock))
+    guard clockType == ObjectIdentifier(ContinuousClock.self) || clockType == ObjectIdentifier(SuspendingClock.self) else {
+        return try await withTimeout(timeout, on: clock, operation)
+    }
+    return try await withSystemTimeout(timeout, operation)
 }
 
+/// On the system's clocks: the deadline joins ``DeadlineTimers/timeouts`` and is taken out
+/// again when the operation ends, and the operation runs in a task that starts on this thread.
+///
+/// A sleeping timer task beside the operation cost every call a task started on another
+/// thread, a wait at the end for that task to wake up to its cancellation and end, and a
+/// Dispatch timer that `Task.sleep` leaves pending until its deadline (30 s by default) after
+/// the call: tens of thousands of them at a few hundred calls a second.
+private func withSystemTimeout<Value: Sendable>(
+    _ timeout: Duration,
+    _ operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let (seconds, attoseconds) = timeout.components
+    // Saturating: a timeout of years is as good as none.
+    let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    let deadline = UInt64.max - start > UInt64(max(nanoseconds, 0)) ? start + UInt64(max(nanoseconds, 0)) : UInt64.max
+    // Not a child, so a cancelled caller's cancellation is handed on: its task starts cancelled,
+    // as a child would.
+    let callerIsCancelled = Task.isCancelled
+    let task = Task<Result<Value, any Error>, Never>.startingHere {
+        if callerIsCancelled { withUnsafeCurrentTask { $0?.cancel() } }
+        do {
+            return .success(try await operation())
+        } catch {
+            return .failure(error)
+        }
+    }
+    let ticket = DeadlineTimers.timeouts.schedule(TimeoutExpiry(task: task), at: deadline)
+    let result = await withTaskCancellationHandler {
+        await task.value
+    } onCancel: {
+        task.cancel()
+    }
+    let expired = !DeadlineTimers.timeouts.cancel(ticket)
+    switch result {
+    case .success(let value): return value
+    case .failure where expired: throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
+    case .failure(let error): throw error
+    }
+}
+
+/// A timeout's deadline: when it passes, the operation's task is cancelled.
+private struct TimeoutExpiry<Value: Sendable>: DeadlineTarget {
+    let task: Task<Result<Value, any Error>, Never>
+
+    func deadlinePassed() { task.cancel() }
+}
+
+/// On any other clock (a test's): one child runs the operation and a sibling sleeps on `clock`;
+/// whichever ends first cancels the other. The group returns only once both have ended.
 private func withTimeout<C: Clock<Duration>, Value: Sendable>(
     _ timeout: Duration,
     on clock: C,

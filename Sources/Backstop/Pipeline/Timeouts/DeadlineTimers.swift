@@ -1,26 +1,30 @@
 import Dispatch
 
-/// The hedges' timers of one ``Hedging`` on the system's clocks: every pending deadline of every
-/// call, kept in order, behind one Dispatch timer set for the earliest.
+/// Deadlines on the system's clocks for many calls at once: every pending deadline, kept in
+/// order, behind one Dispatch timer set for the earliest. The hedges of one ``Hedging`` share
+/// one (``Hedging/timers``); every call's timeouts share ``timeouts``.
 ///
-/// A call answered before its hedge is due takes its deadline out again, so deadlines pile up
-/// only for calls still waiting. A Dispatch timer per call cost each call several microseconds,
-/// cancelled or not, and timers left to fire after their call ended slowed every later one:
-/// tens of thousands were pending at a 60-second delay.
-final class HedgeTimers: Sendable {
+/// A call that ends before its deadline takes it out again, so deadlines pile up only for calls
+/// still waiting. A Dispatch timer per call cost each call several microseconds, cancelled or
+/// not, and timers left to fire after their call ended slowed every later one: tens of thousands
+/// were pending at a 60-second hedging delay, as `Task.sleep` leaves them for a 30-second timeout.
+final class DeadlineTimers: Sendable {
     /// One pending deadline; it knows its place in the queue, so taking it out costs no search.
     final class Ticket: @unchecked Sendable {
-        /// Its place in the queue, -1 once out of it; guarded by the owning `HedgeTimers`' lock.
+        /// Its place in the queue, -1 once out of it; guarded by the owning `DeadlineTimers`' lock.
         fileprivate var index: Int
         fileprivate let deadline: UInt64
-        fileprivate let race: HedgeRace
+        fileprivate let target: any DeadlineTarget
 
-        fileprivate init(deadline: UInt64, index: Int, race: HedgeRace) {
+        fileprivate init(deadline: UInt64, index: Int, target: any DeadlineTarget) {
             self.deadline = deadline
             self.index = index
-            self.race = race
+            self.target = target
         }
     }
+
+    /// The total and attempt timeouts of every call on the system's clocks, in this process.
+    static let timeouts = DeadlineTimers()
 
     private struct Queue: @unchecked Sendable {
         /// A binary min-heap on the tickets' deadlines; each ticket's `index` is its place here.
@@ -38,11 +42,11 @@ final class HedgeTimers: Sendable {
         queue.withLock { $0.timer?.cancel() }
     }
 
-    /// Delivers ``HedgeRace/Finished/due`` to `race` at `deadline` (uptime nanoseconds, as
-    /// `DispatchTime`), unless the returned ticket is cancelled first.
-    func schedule(_ race: HedgeRace, at deadline: UInt64) -> Ticket {
+    /// Tells `target` at `deadline` (uptime nanoseconds, as `DispatchTime`) that it passed,
+    /// unless the returned ticket is cancelled first.
+    func schedule(_ target: any DeadlineTarget, at deadline: UInt64) -> Ticket {
         queue.withLock { queue in
-            let ticket = Ticket(deadline: deadline, index: queue.heap.count, race: race)
+            let ticket = Ticket(deadline: deadline, index: queue.heap.count, target: target)
             queue.heap.append(ticket)
             Self.siftUp(&queue.heap, from: ticket.index)
             // A timer set for an earlier deadline wakes up in time and sets itself for the next.
@@ -55,11 +59,14 @@ final class HedgeTimers: Sendable {
         }
     }
 
-    /// Takes `ticket` out, if it has not fired yet.
-    func cancel(_ ticket: Ticket) {
+    /// Takes `ticket` out, if it has not fired yet: whether it had not (else its deadline passed,
+    /// and its target has been told or is being told).
+    @discardableResult
+    func cancel(_ ticket: Ticket) -> Bool {
         queue.withLock { queue in
-            guard ticket.index >= 0 else { return }
+            guard ticket.index >= 0 else { return false }
             Self.remove(at: ticket.index, from: &queue.heap)
+            return true
         }
         // The timer stays set: waking up to nothing due is cheaper than setting it again per call.
     }
@@ -79,7 +86,7 @@ final class HedgeTimers: Sendable {
             }
             return due
         }
-        for ticket in due { ticket.race.deliver(.due) }
+        for ticket in due { ticket.target.deadlinePassed() }
     }
 
     /// The Dispatch timer of `queue`, made on first use.

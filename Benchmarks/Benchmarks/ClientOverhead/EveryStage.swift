@@ -1,0 +1,70 @@
+// Issue 33 item 10: the pipeline with every stage on, on Backstop's own transports, against the
+// call an app writes by hand on the same transport (`StageSet` in ClientConfigurations says what
+// each configuration is):
+// - "client/<transport>/every-stage": "raw+Foundation", "APIClient" (`ClientPipeline()`) and
+//   "every stage" (`ClientPipeline()` plus a circuit breaker, a concurrency limit of 64,
+//   coalescing and hedging after 2 s), interleaved in one process; reports "every stage" and
+//   "APIClient" over "raw+Foundation" (per mille). Goals: at most 1,100 and 1,050.
+// - "client/<transport>/every-stage-parts": the same three and "every stage" without one stage
+//   each, each over "raw+Foundation" (per mille): what a stage costs in company.
+//
+// Transports: "backstopURLSession" is `StreamingURLSessionTransport()`, `APIClient`'s default;
+// "backstopAsyncHTTPClient" is `HTTPClientTransport` on `HTTPClient(configuration: .backstop)`,
+// one client shared by every configuration; "inMemory" answers from memory, without a network,
+// so the microseconds of the pipeline itself show. Each round sends one request of each
+// configuration in a shuffled order, sequentially, to a Hummingbird server in the same process.
+
+import AsyncHTTPClient
+import Backstop
+import BackstopAsyncHTTPClient
+import Benchmark
+import ClientConfigurations
+import Foundation
+import OpenAPIRuntime
+
+private enum BackstopTransport: String, CaseIterable {
+    case backstopURLSession, backstopAsyncHTTPClient, inMemory
+
+    /// One transport for every configuration of a benchmark, as one app's client would be.
+    func make() -> any ClientTransport {
+        switch self {
+        case .backstopURLSession: StreamingURLSessionTransport()
+        case .backstopAsyncHTTPClient:
+            HTTPClientTransport(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop))
+        case .inMemory: InMemoryTransport(payload: Item(id: 7, name: "Item 7"))
+        }
+    }
+}
+
+func registerEveryStage() {
+    for transport in BackstopTransport.allCases {
+        for (name, sets) in [
+            ("every-stage", [StageSet.handWritten, .apiClient, .everyStage]),
+            ("every-stage-parts", StageSet.allCases),
+        ] {
+            let metrics = sets.dropFirst().map { set in
+                BenchmarkMetric.custom("\(set.rawValue) / raw+Foundation (‰)", useScalingFactor: false)
+            }
+            Benchmark(
+                "client/\(transport.rawValue)/\(name)",
+                configuration: .init(metrics: metrics, warmupIterations: 1, maxDuration: .seconds(40), maxIterations: 9)
+            ) { (benchmark: Benchmark, requests: [Request]) async throws in
+                for _ in benchmark.scaledIterations {
+                    let medians = try await interleavedMedians(of: requests, rounds: 300, seed: 33)
+                    for (index, metric) in metrics.enumerated() {
+                        benchmark.measurement(metric, Int((medians[index + 1] / medians[0]) * 1000))
+                    }
+                }
+            } setup: {
+                let server = transport == .inMemory ? InMemoryTransport.baseURL : try await LocalServer.start()
+                let made = transport.make()
+                var requests: [Request] = []
+                for set in sets {
+                    let request = try await set.request(transport: made, baseURL: server)
+                    requests.append { try await request() }
+                }
+                return requests
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Instructions per call of each client configuration (`StageSet`), counted by callgrind over the
+# in-memory transport, in every thread: what the pipeline and each of its stages cost the CPU,
+# free of the network and of the machine's load (issue 33 item 10).
+#
+#   Benchmarks/pipeline-instructions.sh                        # every configuration
+#   Benchmarks/pipeline-instructions.sh everyStage apiClient   # some of them
+#
+# Each figure is (count for 1 + N calls − count for 1 call) / N, so the process's start-up and
+# the first call's one-time work cancel out. Threads woken for a task or a timer count too, so
+# the figures move by a few hundred instructions between runs. Builds PipelineCounts first.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+swift build -c release --product PipelineCounts > /dev/null 2>&1
+binary="$(swift build -c release --show-bin-path)/PipelineCounts"
+command -v valgrind > /dev/null || { echo "pipeline-instructions.sh: valgrind is not installed"; exit 1; }
+
+sets=("$@")
+[ ${#sets[@]} -eq 0 ] && sets=(handWritten bare apiClient everyStage withoutTimeout withoutHedging withoutCoalescing withoutLimit withoutBreaker withoutObservation)
+n=${CALLS:-2000}
+
+count() { # configuration calls → total instructions
+    local out; out=$(mktemp)
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" > /dev/null 2>&1
+    awk '/^summary:/ { print $2 }' "$out"; rm -f "$out"
+}
+
+printf "%-20s %8s %14s\n" configuration calls "per call"
+for set in "${sets[@]}"; do
+    base=$(count "$set" 1)
+    total=$(count "$set" $((n + 1)))
+    printf "%-20s %8d %14d\n" "$set" "$n" $(( (total - base) / n ))
+done
