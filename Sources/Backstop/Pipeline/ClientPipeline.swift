@@ -76,8 +76,9 @@ public struct ClientPipeline: Sendable {
     /// A call that outlives it ends as `.transport` `timedOut`, however the server sends: a
     /// server that trickles its headers or its body a byte at a time cannot keep a call open
     /// past it, which the transports' own timeouts (URLSession's `timeoutIntervalForRequest`,
-    /// an idle timeout) do not promise. A timeout costs a child task and a timer per call, so
-    /// the caller's task can go on when the exchange is cancelled. It runs on ``clock``: an
+    /// an idle timeout) do not promise. On the system clocks a timed call runs in one task whose
+    /// deadline waits in a timer shared by every call, so the caller's task can go on when the
+    /// exchange is cancelled; on any other ``clock`` it races a sleeping child task. An
     /// `ImmediateClock` passes it at once, so a test on one sets `timeout = nil`.
     public var timeout: Duration?
     /// Which redirects each attempt follows, the same for every transport; an endpoint's own
