@@ -115,7 +115,9 @@ final class SessionState<A: Authenticator>: Sendable {
         case .signedOut(let failure):
             return .failed(AuthenticationError(failure), tooMany: false)
         case .signedIn(let credential):
-            if state.generation > stale { return .done(Issued(credential: credential, generation: state.generation, signIn: state.signIns)) }
+            if state.generation > stale {
+                return .done(Issued(credential: credential, generation: state.generation, signIn: state.signIns))
+            }
             let now = elapsed()
             state.refreshes.removeAll { now - $0 >= limit.window }
             guard state.refreshes.count < limit.maximumRefreshes else {
