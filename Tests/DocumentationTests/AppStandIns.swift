@@ -109,6 +109,18 @@ struct Client {
     }
 }
 
+/// Stands in for an app's own middleware: a request ID on each attempt.
+struct RequestIDMiddleware: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+        return try await next(request, body, baseURL)
+    }
+}
+
 /// Stands in for the generated `Servers`, the document's server URLs.
 enum Servers {
     enum Server1 {

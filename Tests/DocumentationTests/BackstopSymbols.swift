@@ -124,7 +124,8 @@ func giveAGeneratedClientThePipeline() throws -> Client {
     let generated = Client(
         serverURL: try Servers.Server1.url(),
         transport: StreamingURLSessionTransport(),
-        middlewares: [PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)]
+        middlewares: PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)
+            .wrapping([RequestIDMiddleware()])
     )
     return generated
 }

@@ -29,6 +29,9 @@ struct CallContext: Sendable {
     /// non-escaping `next`): then nothing may use it once the call has returned, so a hedged
     /// call waits for its losing requests to end before it returns.
     var sendIsBorrowed: Bool
+    /// The coalesced flight this call sends for, if it sends one: authentication tells it whose
+    /// credential each attempt carries, so a flight keyed for one sign-in never shares another's answer.
+    var flight: RequestCoalescing.Sending? = nil
 }
 
 extension CallContext {

@@ -46,7 +46,11 @@ final class CallRunner: Sendable {
             return try await limit(call.tracedForSending())
         }
         let key = RequestCoalescing.Key(call, credential: credential(of: call))
-        return try await coalescing.answer(for: key) { try await limit(call.tracedForSending()) }
+        return try await coalescing.answer(for: key) { flight in
+            var call = call
+            call.flight = flight
+            return try await limit(call.tracedForSending())
+        }
     }
 
     /// Stage 3, concurrency limit: waits for a turn, or fails at once when the queue is full;
@@ -101,7 +105,8 @@ final class CallRunner: Sendable {
             return try await attemptTimeout(call)
         }
         let refreshes = pipeline.metrics.map { metrics in { @Sendable (outcome: String) in metrics.recordRefresh(outcome: outcome) } }
-        return try await authentication.stage.authenticate(call.request, record: call.record, refreshes: refreshes) { request in
+        return try await authentication.stage.authenticate(call.request, record: call.record, refreshes: refreshes) { request, credential in
+            call.flight?.sends(with: credential)
             var call = call
             call.request = request
             return try await attemptTimeout(call)
@@ -175,7 +180,8 @@ extension CallRunner {
     }
 
     /// Who the call's answer is for, when it carries the session's credential: calls for two
-    /// sessions, or for one session across a sign-in or a refresh, never share an answer.
+    /// sessions, or for one session across a sign-out or sign-in, never share an answer; a
+    /// refresh keeps the user, and the answer shared.
     private func credential(of call: CallContext) -> RequestCoalescing.Credential? {
         guard let authentication = pipeline.authentication, call.options.requiresAuthentication else { return nil }
         return authentication.stage.credentialIdentity

@@ -9,7 +9,8 @@ import OpenAPIRuntime
 /// let generated = Client(
 ///     serverURL: try Servers.Server1.url(),
 ///     transport: StreamingURLSessionTransport(),
-///     middlewares: [PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)]
+///     middlewares: PipelineMiddleware(pipeline, contract: backendB, generalCodes: AppCode.self)
+///         .wrapping([RequestIDMiddleware()])
 /// )
 /// ```
 ///
@@ -18,11 +19,14 @@ import OpenAPIRuntime
 /// same rules (a rate-limited code inside a 200 envelope included), the session's single
 /// refresh, app-wide events, and the timeouts, run by the same runner.
 ///
-/// **Give it as the generated client's only middleware**, and the app's own middlewares as
-/// ``ClientPipeline/middlewares``, where they run around each attempt, after authentication.
-/// A middleware listed *before* it in the generated client runs once per call, outside retry,
-/// authentication and every other stage: it sees neither the credential nor the retries. One
-/// listed *after* it runs around each attempt, like ``ClientPipeline/middlewares``.
+/// **Give the generated client ``wrapping(_:)``'s list as its whole `middlewares:`**, with the
+/// app's own middlewares inside it: they then run around each attempt, after authentication, as
+/// ``ClientPipeline/middlewares`` do, and the call site says so. A middleware listed *before*
+/// the pipeline in the generated client runs once per call, outside retry, authentication and
+/// every other stage: it sees neither the credential nor the retries. Nothing in a generated
+/// client's chain tells a middleware what runs before it, so the pipeline cannot refuse one
+/// there; `wrapping` makes the order the call site's to read. One listed *after* it runs around
+/// each attempt, like ``ClientPipeline/middlewares``.
 ///
 /// The generated client's `next` is not `@escaping`: the middleware lends it to the stages
 /// for the duration of one call and takes it back before returning. Every stage runs in the
@@ -50,14 +54,14 @@ import OpenAPIRuntime
 ///   throws it, instead of handing the generated code an envelope to inspect.
 public struct PipelineMiddleware: ClientMiddleware {
     /// The stages every operation goes through.
-    public let pipeline: ClientPipeline
+    public private(set) var pipeline: ClientPipeline
     /// Operations sent without the session's credential, such as `signIn` and `refreshToken`.
     public var unauthenticatedOperations: Set<String>
 
     /// Reads business codes when a stage acts on them; `nil` when none does, so bodies are not parsed.
     private let codes: CodeReader?
     /// Runs each operation through ``pipeline``'s stages.
-    private let runner: CallRunner
+    private var runner: CallRunner
     /// Repairs final answers' bodies; `nil` when they go to the generated code as received.
     private let repairer: (any ResponseRepairing)?
     /// The business failure a 2xx answer's envelope reads, as thrown and as logged; `nil` when
@@ -104,6 +108,19 @@ public struct PipelineMiddleware: ClientMiddleware {
         } else {
             businessFailure = nil
         }
+    }
+
+    /// The generated client's whole middleware list: this pipeline, with `middlewares` inside
+    /// it, after ``ClientPipeline/middlewares``.
+    ///
+    /// Each of `middlewares` runs around each attempt, first to last, after authentication,
+    /// with the credential on the request: once per attempt, a retry's and a hedge's included.
+    /// Give the list as the generated client's `middlewares:`, adding nothing before it.
+    public func wrapping(_ middlewares: [any ClientMiddleware]) -> [any ClientMiddleware] {
+        var wrapping = self
+        wrapping.pipeline.middlewares += middlewares
+        wrapping.runner = CallRunner(wrapping.pipeline)
+        return [wrapping]
     }
 
     public func intercept(

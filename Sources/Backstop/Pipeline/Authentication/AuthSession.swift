@@ -94,7 +94,7 @@ public final class AuthSession<A: Authenticator>: Sendable {
     public func signOut() { state.signOut() }
 
     var credentialIdentity: RequestCoalescing.Credential {
-        RequestCoalescing.Credential(session: ObjectIdentifier(self), generation: state.generation)
+        RequestCoalescing.Credential(session: ObjectIdentifier(self), signIn: state.signIn)
     }
 }
 
@@ -103,7 +103,7 @@ extension AuthSession: AuthenticationStage {
         _ request: HTTPRequest,
         record: CallRecord,
         refreshes: (@Sendable (String) -> Void)?,
-        attempt: (HTTPRequest) async throws -> Answer
+        attempt: (HTTPRequest, RequestCoalescing.Credential) async throws -> Answer
     ) async throws -> Answer {
         var issued = try await state.current()
         if authenticator.requiresRefresh(issued.credential) {
@@ -123,12 +123,12 @@ extension AuthSession: AuthenticationStage {
 
     private func send(
         _ request: HTTPRequest, with issued: SessionState<A>.Issued, record: CallRecord,
-        attempt: (HTTPRequest) async throws -> Answer
+        attempt: (HTTPRequest, RequestCoalescing.Credential) async throws -> Answer
     ) async throws -> Answer {
         let original = request
         var request = request
         authenticator.apply(issued.credential, to: &request)
         record.addSecrets(CallRecord.applied(from: original, to: request) + authenticator.secrets(of: issued.credential))
-        return try await attempt(request)
+        return try await attempt(request, RequestCoalescing.Credential(session: ObjectIdentifier(self), signIn: issued.signIn))
     }
 }

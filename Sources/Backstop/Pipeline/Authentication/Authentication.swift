@@ -27,7 +27,8 @@ protocol AuthenticationStage: Sendable {
     var credentialIdentity: RequestCoalescing.Credential { get }
 
     /// Sends `request` with the current credential through `attempt`, refreshing and replaying
-    /// once when the answer says the credential no longer works.
+    /// once when the answer says the credential no longer works. `attempt` is told whose
+    /// credential each attempt carries, as ``credentialIdentity`` names it.
     ///
     /// `refreshes` hears the outcome of a refresh this call starts (`succeeded`, `failed`,
     /// `interrupted`, `tooMany`).
@@ -35,6 +36,6 @@ protocol AuthenticationStage: Sendable {
         _ request: HTTPRequest,
         record: CallRecord,
         refreshes: (@Sendable (String) -> Void)?,
-        attempt: (HTTPRequest) async throws -> Answer
+        attempt: (HTTPRequest, RequestCoalescing.Credential) async throws -> Answer
     ) async throws -> Answer
 }

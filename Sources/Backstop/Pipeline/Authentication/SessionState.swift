@@ -2,12 +2,15 @@
 /// the session: the single-flight rules live here.
 ///
 /// Each credential has a generation, one more at every refresh or sign-in, so a call that
-/// failed with an older credential than the current one is replayed without a refresh.
+/// failed with an older credential than the current one is replayed without a refresh; and a
+/// sign-in count, one more at every sign-in and sign-out, so coalescing can tell one user's
+/// credential, refreshed or not, from the next one's.
 final class SessionState<A: Authenticator>: Sendable {
-    /// A credential and its generation.
+    /// A credential, its generation, and the sign-in it belongs to.
     struct Issued: Sendable {
         var credential: A.Credential
         var generation: Int
+        var signIn: Int
     }
 
     private enum Phase: Sendable {
@@ -19,6 +22,8 @@ final class SessionState<A: Authenticator>: Sendable {
     private struct State: Sendable {
         var phase: Phase
         var generation = 0
+        /// One more at every sign-in and sign-out, not at a refresh.
+        var signIns = 0
         /// When each recent refresh started, on `elapsed`'s clock.
         var refreshes: [Duration] = []
     }
@@ -49,6 +54,9 @@ final class SessionState<A: Authenticator>: Sendable {
     /// The current credential's generation: one more at every refresh or sign-in.
     var generation: Int { state.withLock { $0.generation } }
 
+    /// The current sign-in: one more at every sign-in and sign-out, the app's or the backend's.
+    var signIn: Int { state.withLock { $0.signIns } }
+
     /// Makes each refresh's deadline, `timeout` after it starts on `clock`, and the sleep until it.
     ///
     /// Saturating: a timeout of more than a century waits a century, as good as never, where an
@@ -66,9 +74,9 @@ final class SessionState<A: Authenticator>: Sendable {
     /// The current credential, once any refresh under way has ended.
     func current() async throws -> Issued {
         while true {
-            let (phase, generation) = state.withLock { ($0.phase, $0.generation) }
+            let (phase, generation, signIn) = state.withLock { ($0.phase, $0.generation, $0.signIns) }
             switch phase {
-            case .signedIn(let credential): return Issued(credential: credential, generation: generation)
+            case .signedIn(let credential): return Issued(credential: credential, generation: generation, signIn: signIn)
             case .refreshing(let flight, _): try await settle(flight)
             case .signedOut(let failure): throw AuthenticationError(failure)
             }
@@ -107,7 +115,9 @@ final class SessionState<A: Authenticator>: Sendable {
         case .signedOut(let failure):
             return .failed(AuthenticationError(failure), tooMany: false)
         case .signedIn(let credential):
-            if state.generation > stale { return .done(Issued(credential: credential, generation: state.generation)) }
+            if state.generation > stale {
+                return .done(Issued(credential: credential, generation: state.generation, signIn: state.signIns))
+            }
             let now = elapsed()
             state.refreshes.removeAll { now - $0 >= limit.window }
             guard state.refreshes.count < limit.maximumRefreshes else {
@@ -223,6 +233,7 @@ final class SessionState<A: Authenticator>: Sendable {
             defer {
                 state.phase = .signedIn(credential)
                 state.generation += 1
+                state.signIns += 1
                 state.refreshes = []
             }
             if case .refreshing(let flight, _) = state.phase { return flight }
@@ -234,7 +245,10 @@ final class SessionState<A: Authenticator>: Sendable {
     /// Ends the session because the app asked, without an event.
     func signOut() {
         let replaced: RefreshFlight? = state.withLock { state in
-            defer { state.phase = .signedOut(ClientFailure(.signedOut, detail: "the app signed out")) }
+            defer {
+                state.phase = .signedOut(ClientFailure(.signedOut, detail: "the app signed out"))
+                state.signIns += 1
+            }
             if case .refreshing(let flight, _) = state.phase { return flight }
             return nil
         }
@@ -273,6 +287,7 @@ final class SessionState<A: Authenticator>: Sendable {
     private func signOut(_ reason: SignedOut.Reason, failure: ClientFailure, in state: inout State) -> ClientFailure {
         if case .signedOut(let earlier) = state.phase { return earlier }
         state.phase = .signedOut(failure)
+        state.signIns += 1
         events.publish(SignedOut(reason: reason))
         return failure
     }

@@ -6,11 +6,17 @@ import HTTPTypes
 ///
 /// Rules a test can check:
 /// - Calls with the same method (GET), absolute URL (scheme, host, port, base path, path and
-///   query), header fields and credential (the same ``AuthSession``, and the same sign-in and
-///   refresh of it), made while the first is in flight, wait for its answer instead of sending
-///   their own; each decodes its own payload type from it. Calls to two origins, or for two
-///   sessions, never share, even through one instance. The same holds for
+///   query), header fields and credential (the same ``AuthSession`` and the same sign-in of it,
+///   refreshed or not), made while the first is in flight, wait for its answer instead of sending
+///   their own; each decodes its own payload type from it. Calls to two origins, for two
+///   sessions, or for one session before and after ``AuthSession/signOut()`` or
+///   ``AuthSession/signIn(_:)``, never share, even through one instance. The same holds for
 ///   ``APIClient`` and, through ``PipelineMiddleware``, for a generated client.
+/// - An answer is shared only if every request that made it carried the credential of the
+///   sign-in its calls were keyed with. When the user signs out or in after the calls joined and
+///   before an attempt of their request goes out, that attempt is sent for its own caller alone,
+///   with the session's credential then, and every call waiting for it sends its own request at
+///   once, as a call made without coalescing would.
 /// - The exchange runs in the task of the caller that sent it, as an uncoalesced call would:
 ///   a call alone pays for no task of its own.
 /// - A waiting call whose task is cancelled ends at once as `cancelled`; the exchange goes on
@@ -91,28 +97,46 @@ public final class RequestCoalescing: Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
-    /// Whose credential a call carries: its session, and the generation of the session's
-    /// credential (one more at each sign-in and refresh), so calls for two users, or for one
-    /// session across a sign-out and sign-in, never share an answer.
+    /// Whose credential a call carries: its session, and the session's sign-in (one more at each
+    /// sign-in and sign-out, not at a refresh), so calls for two users, or for one session across
+    /// a sign-out and sign-in, never share an answer.
     struct Credential: Hashable, Sendable {
         let session: ObjectIdentifier
-        let generation: Int
+        let signIn: Int
+    }
+
+    /// The flight a caller sends for, as the stages below coalescing see it.
+    struct Sending: Sendable {
+        fileprivate let coalescing: RequestCoalescing
+        fileprivate let key: Key
+        fileprivate let flight: Flight
+
+        /// An attempt of the flight's request goes out carrying `credential`: when that is not
+        /// the credential the flight was keyed with, the flight is closed, and its waiting calls
+        /// each send their own request.
+        func sends(with credential: Credential) {
+            guard credential != key.credential else { return }
+            coalescing.close(flight, key: key)
+        }
     }
 
     /// One shared exchange and the callers waiting for it; guarded by the `flights` lock.
     ///
     /// A caller is a waiter from the moment it joins, under the same lock: the caller that sent
     /// the exchange, when it leaves, can hand it to one that joined but has not suspended yet.
-    private final class Flight: @unchecked Sendable {
+    fileprivate final class Flight: @unchecked Sendable {
         var waiters = WaiterQueue<Turn>()
     }
 
     /// What a waiting caller is woken for.
-    private enum Turn: Sendable {
+    fileprivate enum Turn: Sendable {
         /// The exchange ended.
         case answered(Result<Answer, any Error>)
         /// The caller that ran the exchange left: this one sends it now.
         case lead
+        /// The flight's request goes out with another sign-in's credential than the flight's
+        /// key: this caller sends its own, unshared.
+        case alone
     }
 
     /// A stage that coalesces identical GETs.
@@ -130,17 +154,24 @@ public final class RequestCoalescing: Sendable {
 
     /// The answer of the exchange in flight for `key`, or of a new one that `exchange` runs in
     /// this caller's task; when this caller leaves, the longest-waiting caller runs its own.
-    func answer(for key: Key, exchange: () async throws -> Answer) async throws -> Answer {
+    ///
+    /// `exchange` is given the flight it sends for, or `nil` when it sends for its caller alone.
+    func answer(for key: Key, exchange: (Sending?) async throws -> Answer) async throws -> Answer {
         let (flight, ticket) = join(key)
-        if let ticket, case .answered(let result) = try await wait(for: flight, ticket: ticket) {
-            return try result.get()
+        if let ticket {
+            switch try await wait(for: flight, ticket: ticket) {
+            case .answered(let result): return try result.get()
+            case .alone: return try await exchange(nil)
+            case .lead: break
+            }
         }
         let result: Result<Answer, any Error>
         if ticket != nil, Task.isCancelled {
             // Handed the exchange as it was cancelled itself: it sends nothing and hands it on.
             result = .failure(CancellationError())
         } else {
-            do { result = .success(try await exchange()) } catch { result = .failure(error) }
+            let sending = Sending(coalescing: self, key: key, flight: flight)
+            do { result = .success(try await exchange(sending)) } catch { result = .failure(error) }
         }
         let wakes: [WaiterQueue<Turn>.Wake] = flights.withLock { flights in
             // Decided under the lock, so a caller that joins now either inherits or starts anew.
@@ -157,6 +188,18 @@ public final class RequestCoalescing: Sendable {
         }
         for wake in wakes { wake.resume() }
         return try result.get()
+    }
+
+    /// Closes `flight`: no call joins it any more, and each waiting call sends its own request.
+    /// The caller that sends it keeps its answer; closing twice does nothing more.
+    private func close(_ flight: Flight, key: Key) {
+        let wakes = flights.withLock { flights in
+            if let index = flights.byKey.index(forKey: key), flights.byKey.values[index] === flight {
+                flights.byKey.remove(at: index)
+            }
+            return flight.waiters.resumeAll(with: .alone)
+        }
+        for wake in wakes { wake.resume() }
     }
 
     /// The flight for `key`: the one in flight, which this caller joins as a waiter, or a new

@@ -7,6 +7,14 @@
 /// A call answered by one attempt cancels the others and returns without waiting for them to
 /// end, which they often had not quite done even when the answer was theirs: their task ends just
 /// after it delivers. What a racer delivers after the race ended is heard by nobody.
+///
+/// Not a `WaiterQueue`, on purpose: that queues callers waiting for one value each, and a
+/// waiter whose task is cancelled leaves at once with `CancellationError`. Here one listener,
+/// the call's task, hears a sequence of events from many racers, in the order they ended, and
+/// must go on hearing them after the call is cancelled: the racers are not its children, so it
+/// learns of their end (cancelled) only through the race, and a call on a borrowed `next` must
+/// not return before they have ended. On a `WaiterQueue` a cancelled call could not wait at
+/// all, and events delivered while nobody listens would need a queue of their own beside it.
 final class HedgeRace: Sendable {
     /// How one racer ended.
     enum Finished: Sendable {
