@@ -156,6 +156,7 @@ let package = Package(
             name: "BackstopTestSupport",
             dependencies: [
                 "Backstop",
+                "BackstopTesting",
                 "BackstopAsyncHTTPClient",
                 "BadBackend",
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
@@ -244,6 +245,7 @@ let package = Package(
             name: "BackstopClientTests",
             dependencies: [
                 "Backstop",
+                "BackstopTesting",
                 "BackstopAsyncHTTPClient",
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
