@@ -181,16 +181,6 @@ extension BackstopClient {
 
         // MARK: Against real servers
 
-        /// A server at `origin` that answers every request with `response`, closing each connection.
-        static func server(answering response: @escaping @Sendable (HostileRequest) -> String) throws -> HostileServer {
-            try HostileServer { connection in
-                while true {
-                    let request = try connection.readRequest()
-                    try connection.write(response(request))
-                }
-            }
-        }
-
         static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n\"ok\""
 
         static func redirect(_ status: Int, to location: String) -> String {
@@ -201,9 +191,9 @@ extension BackstopClient {
         /// `.http` failure with its `Location`, and the other server hears nothing.
         @Test(arguments: TransportKind.allCases, [302, 307])
         func neitherTransportFollowsARedirectToAnotherOrigin(transport: TransportKind, status: Int) async throws {
-            let other = try Self.server { _ in Self.ok }
+            let other = try HostileServer.answering { _ in Self.ok }
             defer { other.stop() }
-            let first = try Self.server { _ in Self.redirect(status, to: "\(other.url.absoluteString)/collect") }
+            let first = try HostileServer.answering { _ in Self.redirect(status, to: "\(other.url.absoluteString)/collect") }
             defer { first.stop() }
             let client = makeClient(first.url, transport, contract: .noEnvelope)
             let error = await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "items", headerFields: Self.credentials))
@@ -218,7 +208,7 @@ extension BackstopClient {
 
         @Test(arguments: TransportKind.allCases)
         func bothTransportsFollowASameOriginRedirectWithTheCallsHeaderFields(transport: TransportKind) async throws {
-            let server = try Self.server { request in request.target == "/items" ? Self.redirect(302, to: "/moved") : Self.ok }
+            let server = try HostileServer.answering { request in request.target == "/items" ? Self.redirect(302, to: "/moved") : Self.ok }
             defer { server.stop() }
             let client = makeClient(server.url, transport, contract: .noEnvelope)
             let value = try await client.send(Endpoint<String, NoModuleCodes>(.get, "items", headerFields: Self.credentials))
@@ -231,9 +221,9 @@ extension BackstopClient {
 
         @Test(arguments: TransportKind.allCases)
         func bothTransportsFollowAnotherOriginOptedInWithoutCredentials(transport: TransportKind) async throws {
-            let other = try Self.server { _ in Self.ok }
+            let other = try HostileServer.answering { _ in Self.ok }
             defer { other.stop() }
-            let first = try Self.server { _ in Self.redirect(307, to: "\(other.url.absoluteString)/files/1") }
+            let first = try HostileServer.answering { _ in Self.redirect(307, to: "\(other.url.absoluteString)/files/1") }
             defer { first.stop() }
             let client = makeClient(first.url, transport, contract: .noEnvelope)
             let value = try await client.send(
