@@ -167,6 +167,18 @@ let package = Package(
             ],
             path: "Tests/Support"
         ),
+        // The example app's library, Examples/StudyGroups' own sources compiled here too, so the
+        // end-to-end tests run the example's code against BadBackend: one copy of the sample app.
+        // Named apart from the example's module; not a product.
+        .target(
+            name: "StudyGroupsExample",
+            dependencies: [
+                "Backstop",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            path: "Examples/StudyGroups/Sources/StudyGroups"
+        ),
         // One call against a hostile server in a process of its own: the tests read its peak
         // memory, and survive a transport that crashes on what the server sends.
         .executableTarget(
@@ -215,6 +227,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Backstop",
+                "StudyGroupsExample",
                 "BackstopJSON",
                 "BadBackend",
                 "BackstopTestSupport",
