@@ -166,16 +166,14 @@ extension BackstopClient {
 
         // MARK: Hedging
 
-        static func hedgingPipeline(maximumHedges: Int = 1) -> ClientPipeline {
-            // A delay on a test clock nobody advances: any hedge sent is sent because of a failure.
-            quietPipeline { $0.hedging = Hedging(delay: .seconds(2), maximumHedges: maximumHedges) }
-        }
+        // Below, `HedgingFixture().pipeline()` hedges after 2 s on a test clock nobody advances:
+        // any hedge sent is sent because of a failure.
 
         /// A fast 503, which the retry rules would retry, does not win: the hedge goes at once,
         /// without waiting for the delay, and its 200 is the answer.
         @Test func aHandledFailureDoesNotWinTheRace() async throws {
             let transport = Self.transport(Self.status(503), Self.ok("hedge"))
-            let client = Self.client(transport, pipeline: Self.hedgingPipeline())
+            let client = Self.client(transport, pipeline: HedgingFixture().pipeline())
             let response = try await client.response(for: Self.item)
             #expect(response.payload.name == "hedge")
             #expect(response.attempts == 2)
@@ -185,7 +183,7 @@ extension BackstopClient {
         /// An answer the rules would not retry (a 404) wins at once: no hedge.
         @Test func anAnswerTheRulesKeepWins() async throws {
             let transport = Self.transport(Self.status(404))
-            let client = Self.client(transport, pipeline: Self.hedgingPipeline())
+            let client = Self.client(transport, pipeline: HedgingFixture().pipeline())
             guard case .http(let failure)? = await failure(of: client, Self.item) else {
                 Issue.record("expected the 404")
                 return
@@ -199,11 +197,11 @@ extension BackstopClient {
         @Test func whenEveryRequestFailsTheFirstFailureIsThrown() async throws {
             let client = Self.client(
                 Self.transport(.failure(URLError(.timedOut)), .failure(URLError(.cannotConnectToHost))),
-                pipeline: Self.hedgingPipeline())
+                pipeline: HedgingFixture().pipeline())
             #expect(transportReason(of: await failure(of: client, Self.item)) == .timedOut)
 
             let answered = Self.client(
-                Self.transport(Self.status(503), .failure(URLError(.cannotConnectToHost))), pipeline: Self.hedgingPipeline())
+                Self.transport(Self.status(503), .failure(URLError(.cannotConnectToHost))), pipeline: HedgingFixture().pipeline())
             guard case .http(let failure)? = await failure(of: answered, Self.item) else {
                 Issue.record("expected the 503")
                 return
@@ -214,26 +212,21 @@ extension BackstopClient {
         /// A failure retrying does not fix (offline) sends no hedge at once: it is the outcome.
         @Test func aFailureTheRulesDoNotRetrySendsNoHedge() async throws {
             let transport = Self.transport(.failure(URLError(.notConnectedToInternet)))
-            let client = Self.client(transport, pipeline: Self.hedgingPipeline())
+            let client = Self.client(transport, pipeline: HedgingFixture().pipeline())
             #expect(transportReason(of: await failure(of: client, Self.item)) == .offline)
             #expect(transport.requests.count == 1)
         }
 
         /// A slow attempt gets its hedge after the delay on the test clock, and the first answer wins.
         @Test func aSlowAttemptIsHedgedAfterTheDelay() async throws {
-            let clock = TestClock()
+            let fixture = HedgingFixture()
             // The first answer waits on a clock nobody advances.
             let transport = Self.transport(
                 Self.ok("attempt 1").delayed(by: .seconds(60)), Self.ok("attempt 2"), clock: TestClock())
-            let client = Self.client(
-                transport,
-                pipeline: quietPipeline {
-                    $0.hedging = Hedging(delay: .seconds(2))
-                    $0.clock = clock
-                })
+            let client = Self.client(transport, pipeline: fixture.pipeline())
             let call = Task { try await client.send(Self.item) }
             _ = try await transport.requests(atLeast: 1)
-            await clock.advance(by: .seconds(3))
+            await fixture.clock.advance(by: .seconds(3))
             #expect(try await call.value.name == "attempt 2")
             #expect(transport.requests.count == 2)
         }
