@@ -30,7 +30,8 @@ struct SampleAppTests {
             let presenter = await RecoveryPresenter(locale: Locale(identifier: "en"))
             let load = { (path: String) in await GroupScreen.load(path, networking: networking, presenter: presenter) }
             #expect(
-                await load("b/study-groups/7") == .group(StudyGroupsExample.StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)))
+                await load("b/study-groups/7")
+                    == .group(StudyGroupsExample.StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)))
             #expect(await load("scenarios/wrong-team-code/b/study-groups/7") == .teamCodeHint)
             #expect(await load("scenarios/class-not-found/b/study-groups/7") == .classGone)
             #expect(await presenter.alert == nil)
