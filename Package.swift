@@ -282,6 +282,7 @@ let package = Package(
             dependencies: [
                 "BackstopOpenAPI",
                 "Backstop",
+                "BackstopTesting",
                 "BackstopJSON",
                 "BackstopTestSupport",
                 "BadBackend",
