@@ -1,8 +1,8 @@
 import Backstop
 import BackstopJSON
 import BackstopOpenAPI
-import BackstopTesting
 import BackstopTestSupport
+import BackstopTesting
 import Foundation
 import HTTPTypes
 import InMemoryLogging
