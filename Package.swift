@@ -168,6 +168,7 @@ let package = Package(
             name: "BackstopTestSupport",
             dependencies: [
                 "Backstop",
+                "BackstopTesting",
                 "BackstopAsyncHTTPClient",
                 "BadBackend",
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
@@ -177,6 +178,18 @@ let package = Package(
                 guarded("Clocks", "swift-clocks", by: "Development"),
             ],
             path: "Tests/Support"
+        ),
+        // The example app's library, Examples/StudyGroups' own sources compiled here too, so the
+        // end-to-end tests run the example's code against BadBackend: one copy of the sample app.
+        // Named apart from the example's module; not a product.
+        .target(
+            name: "StudyGroupsExample",
+            dependencies: [
+                "Backstop",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            path: "Examples/StudyGroups/Sources/StudyGroups"
         ),
         // One call against a hostile server in a process of its own: the tests read its peak
         // memory, and survive a transport that crashes on what the server sends.
@@ -226,6 +239,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Backstop",
+                "StudyGroupsExample",
                 "BackstopJSON",
                 "BadBackend",
                 "BackstopTestSupport",
@@ -256,6 +270,7 @@ let package = Package(
             name: "BackstopClientTests",
             dependencies: [
                 "Backstop",
+                "BackstopTesting",
                 "BackstopAsyncHTTPClient",
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
@@ -279,6 +294,7 @@ let package = Package(
             dependencies: [
                 "BackstopOpenAPI",
                 "Backstop",
+                "BackstopTesting",
                 "BackstopJSON",
                 "BackstopTestSupport",
                 "BadBackend",

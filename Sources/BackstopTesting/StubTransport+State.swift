@@ -25,15 +25,29 @@ extension StubTransport {
         var description: String { "\(method) /\(path)" }
     }
 
-    /// One method and path's responses, and which answers next.
+    /// What a stub answers with: canned responses in order, or a closure per request.
+    enum Answers {
+        case responses([StubResponse])
+        case answer(@Sendable (ReceivedRequest) -> StubResponse)
+    }
+
+    /// One method and path's answers, and which response answers next.
     struct Stub {
         let key: Key
-        let responses: [StubResponse]
+        let answers: Answers
         var answered = 0
 
-        mutating func next() -> StubResponse {
+        /// The next request's answer, made outside the transport's lock: the app's closure
+        /// may take its time.
+        mutating func next() -> @Sendable (ReceivedRequest) -> StubResponse {
             defer { answered += 1 }
-            return responses[min(answered, responses.count - 1)]
+            switch answers {
+            case .responses(let responses):
+                let response = responses[min(answered, responses.count - 1)]
+                return { _ in response }
+            case .answer(let answer):
+                return answer
+            }
         }
     }
 
@@ -68,6 +82,7 @@ extension StubTransport {
     }
 }
 
+extension StubTransport.Answers: Sendable {}
 extension StubTransport.Stub: Sendable {}
 extension StubTransport.Key: Sendable {}
 extension StubTransport.Waiter: Sendable {}

@@ -7,14 +7,16 @@ import OpenAPIRuntime
 /// without a server.
 ///
 /// Give it to an `APIClient` (or a generated client) in place of URLSession's transport, say
-/// what each method and path answers with ``stub(_:_:_:)``, and assert on ``requests``. The
+/// what each method and path answers with ``stub(_:_:_:)`` (or ``stub(_:_:responses:)``, or
+/// ``stub(_:_:answer:)`` for an answer made from the request), and assert on ``requests``. The
 /// rules:
 ///
 /// - A request is answered by the stub for its method and path. The path is the request's,
 ///   relative to the client's base URL; a leading `/` is optional, and the query is ignored
 ///   unless the stub's path has one (`items?page=2`), which must then match as sent.
-/// - A stub's responses answer one request each, in order; the last keeps answering. A later
-///   stub for the same method and path replaces the earlier one.
+/// - A stub's responses answer one request each, in order; the last keeps answering. A stub's
+///   `answer` closure answers every request, from the request as received. A later stub for
+///   the same method and path replaces the earlier one.
 /// - A request no stub matches throws ``Unexpected``, which names it and the stubs there are;
 ///   through an `APIClient` that is a `.transport` error.
 /// - Every request is recorded, its body read whole (at most ``bodyLimit`` bytes), before it
@@ -59,10 +61,45 @@ public final class StubTransport: ClientTransport, Sendable {
     ///     a query (`items?page=2`) only requests with exactly that query match.
     ///   - responses: What the requests get; with none, a 404.
     public func stub(_ method: HTTPRequest.Method, _ path: String, _ responses: StubResponse...) {
-        let key = Key(method: method, path: path)
+        stub(method, path, responses: responses)
+    }
+
+    /// Answers requests for `method` and `path` with `responses`, one each in order, the last
+    /// repeated; replaces an earlier stub for the same method and path.
+    ///
+    /// The same as ``stub(_:_:_:)``, for responses a test builds, such as twenty 503s and
+    /// then an answer.
+    ///
+    /// - Parameters:
+    ///   - method: The request's method.
+    ///   - path: The path relative to the client's base URL, matched as ``stub(_:_:_:)`` says.
+    ///   - responses: What the requests get; with none, a 404.
+    public func stub(_ method: HTTPRequest.Method, _ path: String, responses: [StubResponse]) {
+        add(Key(method: method, path: path), .responses(responses.isEmpty ? [.status(.notFound)] : responses))
+    }
+
+    /// Answers each request for `method` and `path` with what `answer` makes of it; replaces an
+    /// earlier stub for the same method and path.
+    ///
+    /// For an answer that depends on the request: its headers (the credential it carries), its
+    /// base URL or its body. `answer` runs once per request, after the request is recorded in
+    /// ``requests``, outside the transport's lock; its response's delay counts from the
+    /// request's arrival, as a canned response's does.
+    ///
+    /// - Parameters:
+    ///   - method: The request's method.
+    ///   - path: The path relative to the client's base URL, matched as ``stub(_:_:_:)`` says.
+    ///   - answer: Makes the response to one request, as it was received.
+    public func stub(
+        _ method: HTTPRequest.Method, _ path: String, answer: @escaping @Sendable (ReceivedRequest) -> StubResponse
+    ) {
+        add(Key(method: method, path: path), .answer(answer))
+    }
+
+    private func add(_ key: Key, _ answers: Answers) {
         state.withLock { state in
             state.stubs.removeAll { $0.key == key }
-            state.stubs.append(Stub(key: key, responses: responses.isEmpty ? [.status(.notFound)] : responses))
+            state.stubs.append(Stub(key: key, answers: answers))
         }
     }
 
@@ -96,7 +133,7 @@ public final class StubTransport: ClientTransport, Sendable {
         let received = ReceivedRequest(
             method: request.method, path: request.path ?? "", headerFields: request.headerFields, body: bytes,
             baseURL: baseURL, operationID: operationID)
-        let matched = state.withLock { state -> Result<StubResponse, Unexpected> in
+        let matched = state.withLock { state -> Result<@Sendable (ReceivedRequest) -> StubResponse, Unexpected> in
             state.received.append(received)
             state.wakeWaiters()
             guard let index = state.stubs.firstIndex(where: { $0.key.matches(received) }) else {
@@ -106,7 +143,7 @@ public final class StubTransport: ClientTransport, Sendable {
             }
             return .success(state.stubs[index].next())
         }
-        let response = try matched.get()
+        let response = try matched.get()(received)
         if response.delay > .zero {
             try await wait(response.delay)
         }

@@ -1,5 +1,6 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Clocks
 import Foundation
@@ -82,7 +83,9 @@ extension BackstopClient {
             var timed = quietPipeline { $0.clock = clock }
             timed.hedging = original.hedging
             timed.middlewares = [HedgingConcurrencyTests.Latency(clock: clock, latencies: Array(repeating: .milliseconds(10), count: 20))]
-            let client = ScriptedTransport.client(timed) { _ in ScriptedTransport.json(.ok, #"{"id": 1}"#) }
+            let transport = StubTransport()
+            transport.stub(.get, "account", .json(#"{"id": 1}"#))
+            let client = makeClient(transport, pipeline: timed)
             for _ in 0..<20 { _ = try await client.send(Endpoint<Account, NoModuleCodes>(.get, "account", operationID: "account")) }
             #expect(copy.hedging?.delay(for: "account") == .milliseconds(10))
         }

@@ -1,5 +1,6 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Clocks
 import Foundation
@@ -64,9 +65,9 @@ extension BackstopClient {
             let clock = TestClock()
             let breaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(15), clock: clock, logger: nil)
             let (one, two) = (breaker.transitions, breaker.transitions)
-            let client = ScriptedTransport.client(quietPipeline { $0.circuitBreaker = breaker }) { _ in
-                ScriptedTransport.json(.serviceUnavailable)
-            }
+            let transport = StubTransport()
+            transport.stub(.get, "account", .json("{}", status: .serviceUnavailable))
+            let client = makeClient(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
             let outage = Endpoint<Account, NoModuleCodes>(.get, "account")
             for _ in 0..<4 { _ = await failure(of: client, outage) }
             let late = breaker.transitions
@@ -89,9 +90,9 @@ extension BackstopClient {
             }
             let session = AuthSession(authenticator: Refused(), credential: "stale", clock: TestClock())
             let (one, two) = (session.signedOutEvents, session.signedOutEvents)
-            let client = ScriptedTransport.client(quietPipeline { $0.authentication = .session(session) }) { _ in
-                ScriptedTransport.json(.unauthorized)
-            }
+            let transport = StubTransport()
+            transport.stub(.get, "account", .json("{}", status: .unauthorized))
+            let client = makeClient(transport, pipeline: quietPipeline { $0.authentication = .session(session) })
             let error = await failure(of: client, Endpoint<Account, NoModuleCodes>(.get, "account"))
             #expect(error?.clientReason == .tokenRefreshFailed)
             #expect(await Self.first(1, of: one).map(\.reason) == [.refreshFailed])

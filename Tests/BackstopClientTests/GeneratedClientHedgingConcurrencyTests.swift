@@ -19,15 +19,10 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aLosingHedgeNeverOutlivesTheGeneratedClientsNext(transport: TransportKind) async throws {
-            let serverClock = TestClock()
-            try await withBackend(clock: serverClock) { backend, url in
-                let clock = TestClock()
-                let pipeline = quietPipeline {
-                    $0.hedging = Hedging(delay: .milliseconds(50))
-                    $0.clock = clock
-                    // Every call sends its hedge: the default budget would stop after a dozen.
-                    $0.retryBudget = .unlimited
-                }
+            let fixture = HedgingFixture(delay: .milliseconds(50))
+            try await fixture.withBackend { backend, url in
+                // Every call sends its hedge: the default budget would stop after a dozen.
+                let pipeline = fixture.pipeline { $0.retryBudget = .unlimited }
                 let client = UniversalClient(
                     serverURL: url, transport: transport.make(),
                     middlewares: [PipelineMiddleware(pipeline, contract: EnvelopeContract.b, generalCodes: GeneralCode.self)])
@@ -36,13 +31,13 @@ extension BackstopClient {
                     let sent = "/scenarios/slow/b/products/1?failures=\(2 * run - 1)"
                     let call = Task { try await GeneratedClientTests.getItem(client, path: sent) }
                     _ = try await backend.requestLog.arrival(where: { $0.path == sent })
-                    await clock.advance(by: .milliseconds(60))
+                    await fixture.clock.advance(by: .milliseconds(60))
                     let answer = try await call.value
                     #expect(answer.status == 200)
                     #expect(String(decoding: answer.body, as: UTF8.self).contains("\"id\":1"))
                     #expect(await backend.requestLog.entries.count { $0.path == sent } == 2)
                     // The server lets go of the losing request, which the client has already left.
-                    await serverClock.advance(by: .seconds(3600))
+                    await fixture.serverClock.advance(by: .seconds(3600))
                 }
             }
         }

@@ -12,39 +12,22 @@ extension BackstopClient {
     /// Hedged attempts racing against BadBackend; CI runs this suite under ThreadSanitizer.
     @Suite("Hedging", .timeLimit(.minutes(1)))
     struct HedgingConcurrencyTests {
-        /// A client that hedges after 2 s on `clock`, with whatever else `configure` sets.
-        func hedgingClient(
-            _ url: URL, _ transport: TransportKind, clock: TestClock<Duration>, _ configure: (inout ClientPipeline) -> Void = { _ in }
-        ) -> APIClient<GeneralCode> {
-            makeClient(
-                url, transport,
-                pipeline: quietPipeline {
-                    $0.hedging = Hedging(delay: .seconds(2))
-                    $0.clock = clock
-                    configure(&$0)
-                })
-        }
-
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aSlowGETIsSentAgainAfterTheDelayAndTheFirstAnswerWins(transport: TransportKind) async throws {
-            let serverClock = TestClock()
-            try await withBackend(clock: serverClock) { backend, url in
-                let clock = TestClock()
-                let logs = InMemoryLogHandler()
-                let client = hedgingClient(url, transport, clock: clock) {
-                    $0.logging = RequestLogging(logger: Logger(label: "hedging") { _ in logs })
-                }
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
+                let client = fixture.client(url, transport)
                 let path = "/scenarios/slow/b/products/1"
                 let call = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()))) }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
-                await clock.advance(by: .seconds(2))
+                await fixture.clock.advance(by: .seconds(2))
                 // The hedge: the same request, a second time, while the first still waits.
                 _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
-                await serverClock.advance(by: .seconds(3600))
+                await fixture.serverClock.advance(by: .seconds(3600))
                 #expect(try await call.value == .one)
                 #expect(await backend.hits(path) == 2)
-                let line = try #require(logs.entries.last)
+                let line = try #require(fixture.logs.entries.last)
                 #expect(line.metadata["attempts"] == "2")
                 #expect(line.metadata["retries"] == "hedge")
             }
@@ -56,14 +39,14 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases, [false, true])
         func cancellingAHedgedCallEndsItAtOnceAsCancelled(transport: TransportKind, afterTheHedge: Bool) async throws {
-            try await withBackend(clock: TestClock()) { backend, url in
-                let clock = TestClock()
-                let client = hedgingClient(url, transport, clock: clock)
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
+                let client = fixture.client(url, transport)
                 let path = "/scenarios/slow/b/products/1"
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, String(path.dropFirst()))) }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
                 if afterTheHedge {
-                    await clock.advance(by: .seconds(2))
+                    await fixture.clock.advance(by: .seconds(2))
                     _ = try await backend.requestLog.entries(where: { $0.path == path }, atLeast: 2)
                 }
                 call.cancel()
@@ -137,12 +120,12 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aFastAnswerNeedsNoHedge(transport: TransportKind) async throws {
-            try await withBackend { backend, url in
-                let clock = TestClock()
-                let client = hedgingClient(url, transport, clock: clock)
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
+                let client = fixture.client(url, transport)
                 let item = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
                 #expect(item == .one)
-                await clock.advance(by: .seconds(10))
+                await fixture.clock.advance(by: .seconds(10))
                 #expect(await backend.hits("/b/products/1") == 1)
             }
         }
@@ -153,23 +136,19 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aSlowPOSTIsNeverHedged(transport: TransportKind) async throws {
-            let serverClock = TestClock()
-            try await withBackend(clock: serverClock) { backend, url in
-                let clock = TestClock()
-                let logs = InMemoryLogHandler()
-                let client = hedgingClient(url, transport, clock: clock) {
-                    $0.logging = RequestLogging(logger: Logger(label: "hedging") { _ in logs })
-                }
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
+                let client = fixture.client(url, transport)
                 let path = "/scenarios/slow/b/echo"
                 let post = Task {
                     try await client.send(Endpoint<Echo<[String: Int]>, StudyGroupCode>(.post, String(path.dropFirst()), body: ["a": 1]))
                 }
                 _ = try await backend.requestLog.arrival(where: { $0.path == path })
-                await clock.advance(by: .seconds(10))
-                await serverClock.advance(by: .seconds(3600))
+                await fixture.clock.advance(by: .seconds(10))
+                await fixture.serverClock.advance(by: .seconds(3600))
                 #expect(try await post.value.method == "POST")
                 #expect(await backend.hits(path) == 1)
-                let line = try #require(logs.entries.last)
+                let line = try #require(fixture.logs.entries.last)
                 #expect(line.metadata["attempts"] == "1")
             }
         }
@@ -180,10 +159,9 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aGeneratedCallCancelledBeforeItStartsSendsNothing(transport: TransportKind) async throws {
-            try await withBackend { backend, url in
-                let middleware = PipelineMiddleware(
-                    quietPipeline { $0.hedging = Hedging(delay: .seconds(2)) }, contract: EnvelopeContract.b,
-                    generalCodes: GeneralCode.self)
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
+                let middleware = PipelineMiddleware(fixture.pipeline(), contract: EnvelopeContract.b, generalCodes: GeneralCode.self)
                 let (sender, counter) = (transport.make(), AttemptCounter())
                 let call = Task {
                     withUnsafeCurrentTask { $0?.cancel() }
@@ -208,16 +186,14 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func theFirstAnswerEndsTheCallWithoutWaitingForTheOtherRequest(transport: TransportKind) async throws {
-            try await withBackend { backend, url in
-                let clock = TestClock()
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
                 let holdsFirst = HoldsFirst()
-                let client = hedgingClient(url, transport, clock: clock) {
-                    $0.middlewares = [holdsFirst]
-                }
+                let client = fixture.client(url, transport) { $0.middlewares = [holdsFirst] }
                 let call = Task { try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1")) }
                 var held = holdsFirst.held.makeAsyncIterator()
                 _ = await held.next()
-                await clock.advance(by: .seconds(2))
+                await fixture.clock.advance(by: .seconds(2))
                 let item = try await call.value
                 #expect(item == .one)
                 #expect(await backend.hits("/b/products/1") == 1)
@@ -312,9 +288,9 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aPercentileDelayLearnsEachOperationsLatencies(transport: TransportKind) async throws {
-            let serverClock = TestClock()
-            try await withBackend(clock: serverClock) { backend, url in
-                let clock = TestClock()
+            let fixture = HedgingFixture()
+            try await fixture.withBackend { backend, url in
+                let (clock, serverClock) = (fixture.clock, fixture.serverClock)
                 let watched = WatchedClock(clock)
                 let hedging = Hedging(percentile: 90, minimum: .milliseconds(50), fallback: .seconds(5))
                 // 10, 20 … 200 ms for "product", then 10 ms twenty times for "fast".

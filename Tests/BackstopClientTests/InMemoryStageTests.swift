@@ -1,51 +1,13 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Clocks
 import Foundation
 import InMemoryLogging
 import Logging
 import OpenAPIRuntime
-import Synchronization
 import Testing
-
-/// What reached a ``MockTransport``: each request with its base URL, in order.
-final class SentRequests: Sendable {
-    private let sent = Mutex<[(request: HTTPRequest, baseURL: URL)]>([])
-
-    func append(_ request: HTTPRequest, _ baseURL: URL) { sent.withLock { $0.append((request, baseURL)) } }
-    var count: Int { sent.withLock { $0.count } }
-    var all: [(request: HTTPRequest, baseURL: URL)] { sent.withLock { $0 } }
-
-    /// Returns once `count` requests have arrived (or the test's task is cancelled).
-    func wait(for count: Int) async {
-        while self.count < count, !Task.isCancelled { await Task.yield() }
-    }
-}
-
-/// Holds whoever waits until it opens, and lets everyone through after.
-final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let isOpen = state.withLock { state in
-                if !state.isOpen { state.waiters.append(waiter) }
-                return state.isOpen
-            }
-            if isOpen { waiter.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
 
 /// A bearer token as the credential, for sessions in memory.
 struct BearerAuthenticator: Authenticator {
@@ -57,8 +19,8 @@ struct BearerAuthenticator: Authenticator {
 }
 
 extension BackstopClient {
-    /// Each stage's rules proven in memory, on a ``MockTransport`` and test clocks: no server,
-    /// no sleeps; beside the loopback suites, which prove the same over HTTP.
+    /// Each stage's rules proven in memory, on the public `StubTransport` and test clocks: no
+    /// server, no sleeps; beside the loopback suites, which prove the same over HTTP.
     @Suite("Stages in memory", .timeLimit(.minutes(1)))
     struct InMemoryStageTests {
         static let hostA = URL(string: "https://a.example/v1")!
@@ -66,28 +28,26 @@ extension BackstopClient {
         static let item = Endpoint<Item, StudyGroupCode>(.get, "products/1")
 
         /// A JSON body of `Item(id:name:)`, with `name` saying who answered.
-        static func ok(_ name: String = "ok") -> (HTTPResponse, HTTPBody?) {
-            (HTTPResponse(status: .ok), HTTPBody(#"{"id":1,"name":"\#(name)"}"#))
+        static func ok(_ name: String = "ok") -> StubResponse {
+            StubResponse(status: .ok, body: Data(#"{"id":1,"name":"\#(name)"}"#.utf8))
         }
 
-        static func status(_ code: Int, retryAfter: String? = nil) -> (HTTPResponse, HTTPBody?) {
-            var response = HTTPResponse(status: .init(code: code))
-            if let retryAfter { response.headerFields[.retryAfter] = retryAfter }
-            return (response, HTTPBody(#"{"message":"no"}"#))
+        static func status(_ code: Int, retryAfter: String? = nil) -> StubResponse {
+            var fields = HTTPFields()
+            if let retryAfter { fields[.retryAfter] = retryAfter }
+            return StubResponse(status: .init(code: code), headerFields: fields, body: Data(#"{"message":"no"}"#.utf8))
         }
 
-        /// A client on `baseURL` whose transport records each request, then answers it with `answer`.
-        static func client(
-            _ baseURL: URL = hostA, sent: SentRequests, pipeline: ClientPipeline,
-            answer: @escaping @Sendable (Int, HTTPRequest, URL) async throws -> (HTTPResponse, HTTPBody?)
-        ) -> APIClient<GeneralCode> {
-            let transport = MockTransport { request, _, url, _ in
-                sent.append(request, url)
-                return try await answer(sent.count, request, url)
-            }
-            return APIClient<GeneralCode>(
-                baseURL: baseURL, contract: EnvelopeContract.noEnvelope, decoder: ResilientJSONDecoder(), pipeline: pipeline,
-                transport: transport)
+        /// A transport whose every request for ``item`` gets `responses`, in order, the last repeated.
+        static func transport(_ responses: StubResponse..., clock: any Clock<Duration> = ContinuousClock()) -> StubTransport {
+            let transport = StubTransport(clock: clock)
+            transport.stub(.get, "products/1", responses: responses)
+            return transport
+        }
+
+        /// A client on `baseURL` over `transport`, with no envelope.
+        static func client(_ transport: StubTransport, on baseURL: URL = hostA, pipeline: ClientPipeline) -> APIClient<GeneralCode> {
+            makeClient(transport, baseURL: baseURL, pipeline: pipeline)
         }
 
         static func breaker(clock: TestClock<Duration>, logs: InMemoryLogHandler? = nil) -> CircuitBreaker {
@@ -102,15 +62,13 @@ extension BackstopClient {
         func failuresOfTheDeviceOrTLSLeaveTheCircuitClosed(code: URLError.Code) async throws {
             let clock = TestClock()
             let breaker = Self.breaker(clock: clock)
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: quietPipeline { $0.circuitBreaker = breaker }) { _, _, _ in
-                throw URLError(code)
-            }
+            let transport = Self.transport(.failure(URLError(code)))
+            let client = Self.client(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
             for _ in 0..<20 {
                 let error = await failure(of: client, Self.item)
                 #expect(transportReason(of: error) != nil)
             }
-            #expect(sent.count == 20)
+            #expect(transport.requests.count == 20)
             #expect(breaker.state(of: "a.example") == .closed)
         }
 
@@ -119,14 +77,14 @@ extension BackstopClient {
         func aRefusedConnectionOrA503OpensTheCircuit(kind: String) async throws {
             let clock = TestClock()
             let breaker = Self.breaker(clock: clock)
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: quietPipeline { $0.circuitBreaker = breaker }) { _, _, _ in
+            let answer: StubResponse =
                 switch kind {
-                case "refused": throw URLError(.cannotConnectToHost)
-                case "503": return Self.status(503)
-                default: return Self.status(429)
+                case "refused": .failure(URLError(.cannotConnectToHost))
+                case "503": Self.status(503)
+                default: Self.status(429)
                 }
-            }
+            let transport = Self.transport(answer)
+            let client = Self.client(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
             for _ in 0..<10 { _ = await failure(of: client, Self.item) }
             #expect(breaker.state(of: "a.example") == .open)
             guard case .client(let refused)? = await failure(of: client, Self.item) else {
@@ -135,30 +93,28 @@ extension BackstopClient {
             }
             #expect(refused.reason == .circuitOpen)
             #expect(refused.retryAfter == .seconds(15))
-            #expect(sent.count == 10)
+            #expect(transport.requests.count == 10)
         }
 
         /// Statuses retrying does not fix (501, 505) and a 404 count as the backend answering.
         @Test(arguments: [501, 505, 404])
         func statusesRetryDoesNotRetryLeaveTheCircuitClosed(code: Int) async throws {
             let breaker = Self.breaker(clock: TestClock())
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: quietPipeline { $0.circuitBreaker = breaker }) { _, _, _ in
-                Self.status(code)
-            }
+            let transport = Self.transport(Self.status(code))
+            let client = Self.client(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
             for _ in 0..<20 { _ = await failure(of: client, Self.item) }
-            #expect(sent.count == 20)
+            #expect(transport.requests.count == 20)
             #expect(breaker.state(of: "a.example") == .closed)
         }
 
         /// The app replaces the rule: here offline counts, and 503 does not.
         @Test func theAppsOwnPredicateDecidesWhatCounts() async throws {
             let breaker = CircuitBreaker(clock: TestClock(), logger: nil) { failure in failure == .transport(.offline) }
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: quietPipeline { $0.circuitBreaker = breaker }) { n, _, _ in
-                if n <= 20 { return Self.status(503) }
-                throw URLError(.notConnectedToInternet)
-            }
+            let transport = StubTransport()
+            transport.stub(
+                .get, "products/1",
+                responses: Array(repeating: Self.status(503), count: 20) + [.failure(URLError(.notConnectedToInternet))])
+            let client = Self.client(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
             for _ in 0..<20 { _ = await failure(of: client, Self.item) }
             #expect(breaker.state(of: "a.example") == .closed)
             // Twenty successes, then twenty failures: half of the window.
@@ -166,7 +122,7 @@ extension BackstopClient {
             #expect(breaker.state(of: "a.example") == .closed)
             _ = await failure(of: client, Self.item)
             #expect(breaker.state(of: "a.example") == .open)
-            #expect(sent.count == 40)
+            #expect(transport.requests.count == 40)
         }
 
         /// A 503 with `Retry-After: 10` opens the circuit for 10 s, shorter than the 15 s break,
@@ -175,10 +131,8 @@ extension BackstopClient {
             let clock = TestClock()
             let logs = InMemoryLogHandler()
             let breaker = Self.breaker(clock: clock, logs: logs)
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: quietPipeline { $0.circuitBreaker = breaker }) { n, _, _ in
-                n == 1 ? Self.status(503, retryAfter: "10") : Self.ok()
-            }
+            let transport = Self.transport(Self.status(503, retryAfter: "10"), Self.ok())
+            let client = Self.client(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })
             _ = await failure(of: client, Self.item)
             let error = try #require(await failure(of: client, Self.item))
             guard case .client(let refused) = error else {
@@ -194,15 +148,14 @@ extension BackstopClient {
             await clock.advance(by: .seconds(10))
             #expect(try await client.send(Self.item).name == "ok")
             #expect(breaker.state(of: "a.example") == .closed)
-            #expect(sent.count == 2)
+            #expect(transport.requests.count == 2)
         }
 
         /// `Retry-After` longer than the cap opens it for the cap.
         @Test func retryAfterIsCappedAtTheMaximumBreak() async throws {
             let breaker = CircuitBreaker(maximumBreakDuration: .seconds(60), clock: TestClock(), logger: nil)
-            let client = Self.client(sent: SentRequests(), pipeline: quietPipeline { $0.circuitBreaker = breaker }) { _, _, _ in
-                Self.status(503, retryAfter: "3600")
-            }
+            let client = Self.client(
+                Self.transport(Self.status(503, retryAfter: "3600")), pipeline: quietPipeline { $0.circuitBreaker = breaker })
             _ = await failure(of: client, Self.item)
             guard case .client(let refused)? = await failure(of: client, Self.item) else {
                 Issue.record("the circuit did not open")
@@ -213,48 +166,42 @@ extension BackstopClient {
 
         // MARK: Hedging
 
-        static func hedgingPipeline(maximumHedges: Int = 1) -> ClientPipeline {
-            // A delay on a test clock nobody advances: any hedge sent is sent because of a failure.
-            quietPipeline { $0.hedging = Hedging(delay: .seconds(2), maximumHedges: maximumHedges) }
-        }
+        // Below, `HedgingFixture().pipeline()` hedges after 2 s on a test clock nobody advances:
+        // any hedge sent is sent because of a failure.
 
         /// A fast 503, which the retry rules would retry, does not win: the hedge goes at once,
         /// without waiting for the delay, and its 200 is the answer.
         @Test func aHandledFailureDoesNotWinTheRace() async throws {
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: Self.hedgingPipeline()) { n, _, _ in
-                n == 1 ? Self.status(503) : Self.ok("hedge")
-            }
+            let transport = Self.transport(Self.status(503), Self.ok("hedge"))
+            let client = Self.client(transport, pipeline: HedgingFixture().pipeline())
             let response = try await client.response(for: Self.item)
             #expect(response.payload.name == "hedge")
             #expect(response.attempts == 2)
-            #expect(sent.count == 2)
+            #expect(transport.requests.count == 2)
         }
 
         /// An answer the rules would not retry (a 404) wins at once: no hedge.
         @Test func anAnswerTheRulesKeepWins() async throws {
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: Self.hedgingPipeline()) { _, _, _ in Self.status(404) }
+            let transport = Self.transport(Self.status(404))
+            let client = Self.client(transport, pipeline: HedgingFixture().pipeline())
             guard case .http(let failure)? = await failure(of: client, Self.item) else {
                 Issue.record("expected the 404")
                 return
             }
             #expect(failure.status.code == 404)
-            #expect(sent.count == 1)
+            #expect(transport.requests.count == 1)
         }
 
         /// When every request fails, the first failure is the call's, as `Hedging`'s rules say:
         /// a timeout, then a refused hedge, ends as `timedOut`; a 503, then a refused hedge, as the 503.
         @Test func whenEveryRequestFailsTheFirstFailureIsThrown() async throws {
-            let client = Self.client(sent: SentRequests(), pipeline: Self.hedgingPipeline()) { n, _, _ in
-                throw URLError(n == 1 ? .timedOut : .cannotConnectToHost)
-            }
+            let client = Self.client(
+                Self.transport(.failure(URLError(.timedOut)), .failure(URLError(.cannotConnectToHost))),
+                pipeline: HedgingFixture().pipeline())
             #expect(transportReason(of: await failure(of: client, Self.item)) == .timedOut)
 
-            let answered = Self.client(sent: SentRequests(), pipeline: Self.hedgingPipeline()) { n, _, _ in
-                if n == 1 { return Self.status(503) }
-                throw URLError(.cannotConnectToHost)
-            }
+            let answered = Self.client(
+                Self.transport(Self.status(503), .failure(URLError(.cannotConnectToHost))), pipeline: HedgingFixture().pipeline())
             guard case .http(let failure)? = await failure(of: answered, Self.item) else {
                 Issue.record("expected the 503")
                 return
@@ -264,44 +211,37 @@ extension BackstopClient {
 
         /// A failure retrying does not fix (offline) sends no hedge at once: it is the outcome.
         @Test func aFailureTheRulesDoNotRetrySendsNoHedge() async throws {
-            let sent = SentRequests()
-            let client = Self.client(sent: sent, pipeline: Self.hedgingPipeline()) { _, _, _ in
-                throw URLError(.notConnectedToInternet)
-            }
+            let transport = Self.transport(.failure(URLError(.notConnectedToInternet)))
+            let client = Self.client(transport, pipeline: HedgingFixture().pipeline())
             #expect(transportReason(of: await failure(of: client, Self.item)) == .offline)
-            #expect(sent.count == 1)
+            #expect(transport.requests.count == 1)
         }
 
         /// A slow attempt gets its hedge after the delay on the test clock, and the first answer wins.
         @Test func aSlowAttemptIsHedgedAfterTheDelay() async throws {
-            let clock = TestClock()
-            let release = TestClock()
-            let sent = SentRequests()
-            let client = Self.client(
-                sent: sent,
-                pipeline: quietPipeline {
-                    $0.hedging = Hedging(delay: .seconds(2))
-                    $0.clock = clock
-                }
-            ) { n, _, _ in
-                if n == 1 { try await release.sleep(for: .seconds(60)) }
-                return Self.ok("attempt \(n)")
-            }
+            let fixture = HedgingFixture()
+            // The first answer waits on a clock nobody advances.
+            let transport = Self.transport(
+                Self.ok("attempt 1").delayed(by: .seconds(60)), Self.ok("attempt 2"), clock: TestClock())
+            let client = Self.client(transport, pipeline: fixture.pipeline())
             let call = Task { try await client.send(Self.item) }
-            await sent.wait(for: 1)
-            await clock.advance(by: .seconds(3))
+            _ = try await transport.requests(atLeast: 1)
+            await fixture.clock.advance(by: .seconds(3))
             #expect(try await call.value.name == "attempt 2")
-            #expect(sent.count == 2)
+            #expect(transport.requests.count == 2)
         }
 
         // MARK: Coalescing never shares across origins or credentials
 
-        /// A transport that holds every request until `gate` opens, then answers who it was for.
-        static func held(_ gate: Gate) -> @Sendable (Int, HTTPRequest, URL) async throws -> (HTTPResponse, HTTPBody?) {
-            { _, request, url in
-                await gate.wait()
-                return Self.ok("\(url.host ?? "") \(request.headerFields[.authorization] ?? "anonymous")")
+        /// A transport that holds every request until `release` passes a second, then answers who
+        /// it was for: the base URL's host and the credential it carried.
+        static func held(on release: TestClock<Duration>) -> StubTransport {
+            let transport = StubTransport(clock: release)
+            transport.stub(.get, "products/1") { request in
+                Self.ok("\(request.baseURL.host ?? "") \(request.headerFields[.authorization] ?? "anonymous")")
+                    .delayed(by: .seconds(1))
             }
+            return transport
         }
 
         static func waitUntil(_ coalescing: RequestCoalescing, exchanges: Int, waiting: Int) async {
@@ -311,26 +251,27 @@ extension BackstopClient {
         /// One instance, two clients on two origins: each origin gets its own request and answer.
         @Test func twoOriginsNeverShareAnAnswer() async throws {
             let coalescing = RequestCoalescing()
-            let gate = Gate()
-            let sent = SentRequests()
+            let release = TestClock()
+            let transport = Self.held(on: release)
             let pipeline = quietPipeline { $0.coalescing = coalescing }
-            let a = Self.client(Self.hostA, sent: sent, pipeline: pipeline, answer: Self.held(gate))
-            let b = Self.client(Self.hostB, sent: sent, pipeline: pipeline, answer: Self.held(gate))
+            let a = Self.client(transport, on: Self.hostA, pipeline: pipeline)
+            let b = Self.client(transport, on: Self.hostB, pipeline: pipeline)
             let callsA = (0..<5).map { _ in Task { try await a.send(Self.item).name } }
             let callsB = (0..<5).map { _ in Task { try await b.send(Self.item).name } }
             await Self.waitUntil(coalescing, exchanges: 2, waiting: 8)
-            gate.open()
+            // Past the delay, not to it: a sleep that starts at a test clock's now waits on.
+            await release.advance(by: .seconds(2))
             for call in callsA { #expect(try await call.value == "a.example anonymous") }
             for call in callsB { #expect(try await call.value == "b.example anonymous") }
-            #expect(sent.count == 2)
+            #expect(transport.requests.count == 2)
         }
 
         /// Two sessions through one instance, and one session across a sign-out and sign-in while
         /// a flight is in the air: each credential gets its own request and answer.
         @Test func twoCredentialsNeverShareAnAnswer() async throws {
             let coalescing = RequestCoalescing()
-            let gate = Gate()
-            let sent = SentRequests()
+            let release = TestClock()
+            let transport = Self.held(on: release)
             let one = AuthSession(authenticator: BearerAuthenticator(), credential: "one")
             let two = AuthSession(authenticator: BearerAuthenticator(), credential: "two")
             func pipeline(_ session: AuthSession<BearerAuthenticator>) -> ClientPipeline {
@@ -339,23 +280,23 @@ extension BackstopClient {
                     $0.authentication = .session(session)
                 }
             }
-            let userOne = Self.client(sent: sent, pipeline: pipeline(one), answer: Self.held(gate))
-            let userTwo = Self.client(sent: sent, pipeline: pipeline(two), answer: Self.held(gate))
+            let userOne = Self.client(transport, pipeline: pipeline(one))
+            let userTwo = Self.client(transport, pipeline: pipeline(two))
             let first = (0..<3).map { _ in Task { try await userOne.send(Self.item).name } }
             let second = (0..<3).map { _ in Task { try await userTwo.send(Self.item).name } }
             await Self.waitUntil(coalescing, exchanges: 2, waiting: 4)
-            await sent.wait(for: 2)
+            _ = try await transport.requests(atLeast: 2)
             // The first user signs out and another signs in on the same session, mid-flight.
             one.signOut()
             one.signIn("three")
             let third = Task { try await userOne.send(Self.item).name }
-            await sent.wait(for: 3)
+            _ = try await transport.requests(atLeast: 3)
             #expect(coalescing.load == (3, 4))
-            gate.open()
+            await release.advance(by: .seconds(2))
             for call in first { #expect(try await call.value == "a.example Bearer one") }
             for call in second { #expect(try await call.value == "a.example Bearer two") }
             #expect(try await third.value == "a.example Bearer three")
-            #expect(sent.count == 3)
+            #expect(transport.requests.count == 3)
         }
     }
 }

@@ -54,58 +54,58 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aDotSegmentIsRefusedBeforeAnythingIsSent(transport: TransportKind) async throws {
-            try await withAnsweringServer(answer: { _ in .init(status: 200, body: "{}") }) { server in
-                let client = makeClient(server.url, transport)
-                for value in ["..", "."] {
-                    let endpoint = Endpoint<Item, StudyGroupCode>(.get, "users/{id}/sessions", pathParameters: ["id": value])
-                    let error = await failure(of: client, endpoint)
-                    guard case .client(let refused) = error else {
-                        Issue.record("\(String(describing: error))")
-                        continue
-                    }
-                    #expect(refused.reason == .invalidURL)
-                    #expect(
-                        refused.detail
-                            == "the path parameter \"id\" of GET users/{id}/sessions is a dot-segment (. or ..), which would change the route"
-                    )
+            let server = try HostileServer.answering { _ in HostileServer.response(status: 200, body: "{}") }
+            defer { server.stop() }
+            let client = makeClient(server.url, transport)
+            for value in ["..", "."] {
+                let endpoint = Endpoint<Item, StudyGroupCode>(.get, "users/{id}/sessions", pathParameters: ["id": value])
+                let error = await failure(of: client, endpoint)
+                guard case .client(let refused) = error else {
+                    Issue.record("\(String(describing: error))")
+                    continue
                 }
-                for path in ["users/../sessions", "users/./sessions", "users/%2e%2E/sessions", "/%2E/x", "a/.."] {
-                    let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, path, operationID: "op"))
-                    guard case .client(let refused) = error else {
-                        Issue.record("\(path): \(String(describing: error))")
-                        continue
-                    }
-                    #expect(refused.reason == .invalidURL)
-                    #expect(refused.detail?.hasPrefix("the path of op has the dot-segment \"") == true)
-                }
-                #expect(server.received.isEmpty)
-                // Dots inside a segment, and a value with dots around other characters, are sent.
-                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "files/{name}", pathParameters: ["name": "...x"]))
-                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "v1.2/a..b/.well-known"))
-                #expect(server.received.map(\.target) == ["/files/...x", "/v1.2/a..b/.well-known"])
+                #expect(refused.reason == .invalidURL)
+                #expect(
+                    refused.detail
+                        == "the path parameter \"id\" of GET users/{id}/sessions is a dot-segment (. or ..), which would change the route"
+                )
             }
+            for path in ["users/../sessions", "users/./sessions", "users/%2e%2E/sessions", "/%2E/x", "a/.."] {
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, path, operationID: "op"))
+                guard case .client(let refused) = error else {
+                    Issue.record("\(path): \(String(describing: error))")
+                    continue
+                }
+                #expect(refused.reason == .invalidURL)
+                #expect(refused.detail?.hasPrefix("the path of op has the dot-segment \"") == true)
+            }
+            #expect(server.requests.isEmpty)
+            // Dots inside a segment, and a value with dots around other characters, are sent.
+            _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "files/{name}", pathParameters: ["name": "...x"]))
+            _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "v1.2/a..b/.well-known"))
+            #expect(server.requests.map(\.target) == ["/files/...x", "/v1.2/a..b/.well-known"])
         }
 
         /// A generated client's path with a dot-segment is refused by ``PipelineMiddleware`` before it is sent.
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aGeneratedClientsDotSegmentIsRefusedBeforeAnythingIsSent(transport: TransportKind) async throws {
-            try await withAnsweringServer(answer: { _ in .init(status: 200, body: "{}") }) { server in
-                let client = UniversalClient(
-                    serverURL: server.url, transport: transport.make(),
-                    middlewares: [PipelineMiddleware(quietPipeline(), contract: EnvelopeContract.b, generalCodes: GeneralCode.self)])
-                for path in ["/users/../sessions", "/users/%2E%2E/sessions", "/users/./x"] {
-                    do {
-                        _ = try await GeneratedClientTests.getItem(client, path: path)
-                        Issue.record("\(path) was sent")
-                    } catch let error as ClientError {
-                        let refused = try #require(error.underlyingError as? ClientFailure)
-                        #expect(refused.reason == .invalidURL)
-                        #expect(refused.detail?.hasPrefix("the path of getItem has the dot-segment") == true)
-                    }
+            let server = try HostileServer.answering { _ in HostileServer.response(status: 200, body: "{}") }
+            defer { server.stop() }
+            let client = UniversalClient(
+                serverURL: server.url, transport: transport.make(),
+                middlewares: [PipelineMiddleware(quietPipeline(), contract: EnvelopeContract.b, generalCodes: GeneralCode.self)])
+            for path in ["/users/../sessions", "/users/%2E%2E/sessions", "/users/./x"] {
+                do {
+                    _ = try await GeneratedClientTests.getItem(client, path: path)
+                    Issue.record("\(path) was sent")
+                } catch let error as ClientError {
+                    let refused = try #require(error.underlyingError as? ClientFailure)
+                    #expect(refused.reason == .invalidURL)
+                    #expect(refused.detail?.hasPrefix("the path of getItem has the dot-segment") == true)
                 }
-                #expect(server.received.isEmpty)
             }
+            #expect(server.requests.isEmpty)
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)

@@ -1,5 +1,6 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Clocks
 import Foundation
@@ -18,24 +19,12 @@ extension BackstopClient {
         @Test func aJoinerRacingTheSendersCancellationGetsAnAnswer() async throws {
             for _ in 0..<200 {
                 let coalescing = RequestCoalescing()
-                let requests = LockedValue(0)
-                let (sent, sending) = AsyncStream<Void>.makeStream()
-                let never = TestClock()
-                let client = ScriptedTransport.client(quietPipeline { $0.coalescing = coalescing }) { _ in
-                    let number = requests.withLock { count in
-                        count += 1
-                        return count
-                    }
-                    if number == 1 {
-                        sending.yield()
-                        // The first request waits until it is cancelled.
-                        try await never.sleep(for: .seconds(3600))
-                    }
-                    return ScriptedTransport.json(.ok, #"{"id": 1}"#)
-                }
+                // The first request waits, on a clock nobody advances, until it is cancelled.
+                let transport = StubTransport(clock: TestClock())
+                transport.stub(.get, "account", .json(#"{"id": 1}"#).delayed(by: .seconds(3600)), .json(#"{"id": 1}"#))
+                let client = makeClient(transport, pipeline: quietPipeline { $0.coalescing = coalescing })
                 let sender = Task { try await client.send(Self.account) }
-                var arrivals = sent.makeAsyncIterator()
-                _ = await arrivals.next()
+                _ = try await transport.requests(atLeast: 1)
                 let joiner = Task { try await client.send(Self.account) }
                 sender.cancel()
                 #expect(try await joiner.value == Account(id: 1))
@@ -50,10 +39,10 @@ extension BackstopClient {
         /// its queue without a leftover place.
         @Test func cancellationsAtEveryMomentLeaveTheLimitEmpty() async throws {
             let limit = ConcurrencyLimit(maximumConcurrentCalls: 1, maximumQueuedCalls: 4)
-            let client = ScriptedTransport.client(quietPipeline { $0.concurrencyLimit = limit }) { _ in
-                await Task.yield()
-                return ScriptedTransport.json(.ok, #"{"id": 1}"#)
-            }
+            // Each answer suspends the call once: a delay on a clock that never waits.
+            let transport = StubTransport(clock: ImmediateClock())
+            transport.stub(.get, "account", .json(#"{"id": 1}"#).delayed(by: .nanoseconds(1)))
+            let client = makeClient(transport, pipeline: quietPipeline { $0.concurrencyLimit = limit })
             let calls = (0..<300).map { index in
                 Task {
                     if index % 5 == 0 { withUnsafeCurrentTask { $0?.cancel() } }

@@ -1,5 +1,6 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Clocks
 import Foundation
@@ -39,10 +40,11 @@ extension BackstopClient {
 
         /// Answers 200 to the fresh credential, 401 to any other.
         static func client(_ session: AuthSession<HangingAuthenticator>) -> APIClient<GeneralCode> {
-            ScriptedTransport.client(quietPipeline { $0.authentication = .session(session) }) { request in
-                request.headerFields[.authorization] == "Bearer fresh"
-                    ? ScriptedTransport.json(.ok, #"{"id": 1}"#) : ScriptedTransport.json(.unauthorized)
+            let transport = StubTransport()
+            transport.stub(.get, "account") { request in
+                request.headerFields[.authorization] == "Bearer fresh" ? .json(#"{"id": 1}"#) : .json("{}", status: .unauthorized)
             }
+            return makeClient(transport, pipeline: quietPipeline { $0.authentication = .session(session) })
         }
 
         static let account = Endpoint<Account, NoModuleCodes>(.get, "account")

@@ -37,21 +37,24 @@ extension BackstopClient {
         /// The server: `/echo-credential` answers 400 with the `Authorization` it got in its message;
         /// `/echo-target` with the target as sent and as decoded; `/long-body` answers 400 with a body
         /// that is not JSON, the credential after 100 characters; `/long-ok` the same with a 200.
-        static func answer(_ request: AnsweringServer.Request) -> AnsweringServer.Reply {
-            let authorization = request.headers["authorization"] ?? ""
+        static func answer(_ request: HostileRequest) -> String {
+            let authorization = request["authorization"] ?? ""
             switch request.target.split(separator: "?").first ?? "" {
             case "/echo-credential":
-                return .init(status: 400, body: #"{"code": 40001, "msg": "# + json("rejected: \(authorization)") + "}")
+                return HostileServer.response(status: 400, body: #"{"code": 40001, "msg": "# + json("rejected: \(authorization)") + "}")
             case "/echo-target":
                 let decoded = request.target.removingPercentEncoding ?? ""
-                return .init(status: 400, body: #"{"code": 40002, "msg": "# + json("rejected \(request.target) (\(decoded))") + "}")
+                return HostileServer.response(
+                    status: 400, body: #"{"code": 40002, "msg": "# + json("rejected \(request.target) (\(decoded))") + "}")
             case "/drift":
                 let note = json(String(authorization.dropFirst(7)) + String(repeating: "z", count: 20))
-                return .init(status: 200, body: #"{"code": 200, "msg": "ok", "data": {"id": 1, "note": "# + note + "}}")
+                return HostileServer.response(status: 200, body: #"{"code": 200, "msg": "ok", "data": {"id": 1, "note": "# + note + "}}")
             case "/long-body":
-                return .init(status: 400, body: String(repeating: "x", count: 100) + " " + authorization, contentType: "text/plain")
+                return HostileServer.response(
+                    status: 400, contentType: "text/plain", body: String(repeating: "x", count: 100) + " " + authorization)
             default:
-                return .init(status: 200, body: String(repeating: "y", count: 110) + authorization.dropFirst(7), contentType: "text/plain")
+                return HostileServer.response(
+                    status: 200, contentType: "text/plain", body: String(repeating: "y", count: 110) + authorization.dropFirst(7))
             }
         }
 
@@ -105,65 +108,65 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func theSessionsCredentialEchoedInA400sMessageIsRedactedEverywhere(transport: TransportKind) async throws {
-            try await withAnsweringServer(answer: Self.answer) { server in
-                let handler = InMemoryLogHandler()
-                let client = Self.client(server.url, transport, handler)
-                let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-credential")))
-                // The credential did reach the server, and came back in the message.
-                #expect(server.received.first?.headers["authorization"] == "Bearer \(Self.token)")
-                #expect(error.serverMessage == "rejected: <redacted>")
-                #expect(error.description.hasSuffix(#"→ code 40001 "rejected: <redacted>""#))
-                #expect(error.nsError.userInfo[APIError<GeneralCode, StudyGroupCode>.serverMessageKey] as? String == "rejected: <redacted>")
-                Self.expectNoLeak(Self.everything(of: error))
-                Self.expectNoLeak(Self.everything(in: handler))
-                #expect(handler.entries.first?.metadata["error"] == "\(error.description)")
-            }
+            let server = try HostileServer.answering(Self.answer)
+            defer { server.stop() }
+            let handler = InMemoryLogHandler()
+            let client = Self.client(server.url, transport, handler)
+            let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-credential")))
+            // The credential did reach the server, and came back in the message.
+            #expect(server.requests.first?["authorization"] == "Bearer \(Self.token)")
+            #expect(error.serverMessage == "rejected: <redacted>")
+            #expect(error.description.hasSuffix(#"→ code 40001 "rejected: <redacted>""#))
+            #expect(error.nsError.userInfo[APIError<GeneralCode, StudyGroupCode>.serverMessageKey] as? String == "rejected: <redacted>")
+            Self.expectNoLeak(Self.everything(of: error))
+            Self.expectNoLeak(Self.everything(in: handler))
+            #expect(handler.entries.first?.metadata["error"] == "\(error.description)")
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func credentialLikeAndConfiguredQueryItemsAreRedactedAsSent(transport: TransportKind) async throws {
-            try await withAnsweringServer(answer: Self.answer) { server in
-                let handler = InMemoryLogHandler()
-                let client = Self.client(server.url, transport, handler)
-                let query = [
-                    URLQueryItem(name: "access_token", value: Self.token), URLQueryItem(name: "ticket", value: Self.ticket),
-                    URLQueryItem(name: "page", value: "2"),
-                ]
-                let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-target", query: query)))
-                let target = try #require(server.received.first?.target)
-                // As sent: `+`, `=`, `&` and the space encoded, and the server decoded it whole.
-                #expect(target.contains("ticket=T1cketVALUEsecret%2B%3D%26spaced%20out/Slashes9"))
-                #expect(error.serverMessage?.contains("access_token=<redacted>&ticket=<redacted>&page=2") == true)
-                Self.expectNoLeak(Self.everything(of: error))
-                Self.expectNoLeak(Self.everything(in: handler))
-                #expect(handler.entries.first?.metadata["path"] == "/echo-target?access_token=<redacted>&ticket=<redacted>&page=2")
-            }
+            let server = try HostileServer.answering(Self.answer)
+            defer { server.stop() }
+            let handler = InMemoryLogHandler()
+            let client = Self.client(server.url, transport, handler)
+            let query = [
+                URLQueryItem(name: "access_token", value: Self.token), URLQueryItem(name: "ticket", value: Self.ticket),
+                URLQueryItem(name: "page", value: "2"),
+            ]
+            let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-target", query: query)))
+            let target = try #require(server.requests.first?.target)
+            // As sent: `+`, `=`, `&` and the space encoded, and the server decoded it whole.
+            #expect(target.contains("ticket=T1cketVALUEsecret%2B%3D%26spaced%20out/Slashes9"))
+            #expect(error.serverMessage?.contains("access_token=<redacted>&ticket=<redacted>&page=2") == true)
+            Self.expectNoLeak(Self.everything(of: error))
+            Self.expectNoLeak(Self.everything(in: handler))
+            #expect(handler.entries.first?.metadata["path"] == "/echo-target?access_token=<redacted>&ticket=<redacted>&page=2")
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func aBodyExcerptIsRedactedBeforeItIsCutSoNoHalfTokenSurvives(transport: TransportKind) async throws {
-            try await withAnsweringServer(answer: Self.answer) { server in
-                let handler = InMemoryLogHandler()
-                let client = Self.client(server.url, transport, handler)
-                let http = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "long-body")))
-                guard case .http(let rejected) = http else {
-                    Issue.record("\(http)")
-                    return
-                }
-                #expect(rejected.description.hasSuffix(String(repeating: "x", count: 100) + " <redacted>"))
-                #expect(!Self.leaks(Self.token, in: String(decoding: rejected.body, as: UTF8.self)))
-                // A decoding failure's excerpt is cut where the token starts: its start goes too.
-                let decoding = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "long-ok")))
-                guard case .decoding(let broken) = decoding else {
-                    Issue.record("\(decoding)")
-                    return
-                }
-                #expect(broken.excerpt.hasSuffix("y<redacted>…"))
-                for error in [http, decoding] { Self.expectNoLeak(Self.everything(of: error)) }
-                Self.expectNoLeak(Self.everything(in: handler))
+            let server = try HostileServer.answering(Self.answer)
+            defer { server.stop() }
+            let handler = InMemoryLogHandler()
+            let client = Self.client(server.url, transport, handler)
+            let http = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "long-body")))
+            guard case .http(let rejected) = http else {
+                Issue.record("\(http)")
+                return
             }
+            #expect(rejected.description.hasSuffix(String(repeating: "x", count: 100) + " <redacted>"))
+            #expect(!Self.leaks(Self.token, in: String(decoding: rejected.body, as: UTF8.self)))
+            // A decoding failure's excerpt is cut where the token starts: its start goes too.
+            let decoding = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "long-ok")))
+            guard case .decoding(let broken) = decoding else {
+                Issue.record("\(decoding)")
+                return
+            }
+            #expect(broken.excerpt.hasSuffix("y<redacted>…"))
+            for error in [http, decoding] { Self.expectNoLeak(Self.everything(of: error)) }
+            Self.expectNoLeak(Self.everything(in: handler))
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
@@ -196,36 +199,36 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func spansAndDriftSamplesCarryNoSecret(transport: TransportKind) async throws {
-            try await withAnsweringServer(answer: Self.answer) { server in
-                let tracer = InMemoryTracer()
-                let drift = ContractDriftRecorder()
-                let client = makeClient(
-                    server.url, transport,
-                    pipeline: quietPipeline {
-                        $0.tracing = .distributedTracing(tracer)
-                        $0.contractDrift = drift
-                        $0.authentication = .session(AuthSession(authenticator: PlainBearer(), credential: Self.token))
-                    })
-                let query = [URLQueryItem(name: "access_token", value: Self.token)]
-                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-credential", query: query))
-                let noted = try await client.response(for: Endpoint<Noted, StudyGroupCode>(.get, "drift"))
-                #expect(noted.repairs.count == 1)
-                var text = ""
-                // SpanAttributes is no Sequence: it hands its pairs to a function.
-                func append(_ key: String, _ value: SpanAttribute) { text += "\(key)=\(value)\n" }
-                for span in tracer.finishedSpans {
-                    text += span.operationName + "\n" + (span.status?.message ?? "") + "\n"
-                    span.attributes.forEach(append)
-                    for event in span.events { event.attributes.forEach(append) }
-                    for error in span.errors { text += "\(error.error)\n" }
-                }
-                #expect(tracer.finishedSpans.count == 2)
-                #expect(text.contains("access_token=REDACTED"))
-                let samples = drift.report().entries.map(\.sample)
-                #expect(samples.count == 1)
-                #expect(samples.first?.hasPrefix("\"<redacted>") == true)
-                Self.expectNoLeak(text + samples.joined())
+            let server = try HostileServer.answering(Self.answer)
+            defer { server.stop() }
+            let tracer = InMemoryTracer()
+            let drift = ContractDriftRecorder()
+            let client = makeClient(
+                server.url, transport,
+                pipeline: quietPipeline {
+                    $0.tracing = .distributedTracing(tracer)
+                    $0.contractDrift = drift
+                    $0.authentication = .session(AuthSession(authenticator: PlainBearer(), credential: Self.token))
+                })
+            let query = [URLQueryItem(name: "access_token", value: Self.token)]
+            _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-credential", query: query))
+            let noted = try await client.response(for: Endpoint<Noted, StudyGroupCode>(.get, "drift"))
+            #expect(noted.repairs.count == 1)
+            var text = ""
+            // SpanAttributes is no Sequence: it hands its pairs to a function.
+            func append(_ key: String, _ value: SpanAttribute) { text += "\(key)=\(value)\n" }
+            for span in tracer.finishedSpans {
+                text += span.operationName + "\n" + (span.status?.message ?? "") + "\n"
+                span.attributes.forEach(append)
+                for event in span.events { event.attributes.forEach(append) }
+                for error in span.errors { text += "\(error.error)\n" }
             }
+            #expect(tracer.finishedSpans.count == 2)
+            #expect(text.contains("access_token=REDACTED"))
+            let samples = drift.report().entries.map(\.sample)
+            #expect(samples.count == 1)
+            #expect(samples.first?.hasPrefix("\"<redacted>") == true)
+            Self.expectNoLeak(text + samples.joined())
         }
 
         @Test("one definition: credential headers always, credential-like query items by default, the app's additions")

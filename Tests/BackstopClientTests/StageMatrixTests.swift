@@ -1,5 +1,6 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Clocks
 import Foundation
@@ -46,11 +47,8 @@ extension BackstopClient {
                 if on.contains(.attemptTimeout) { $0.attemptTimeout = .seconds(10) }
                 if on.contains(.middlewares) { $0.middlewares = [counter] }
             }
-            let sent = SentRequests()
-            let client = InMemoryStageTests.client(sent: sent, pipeline: pipeline) { n, request, _ in
-                if on.contains(.authentication) { #expect(request.headerFields[.authorization] == "Bearer token") }
-                return n == 1 ? InMemoryStageTests.status(503) : InMemoryStageTests.ok()
-            }
+            let transport = InMemoryStageTests.transport(InMemoryStageTests.status(503), InMemoryStageTests.ok())
+            let client = InMemoryStageTests.client(transport, pipeline: pipeline)
             // Retry and hedging both recover from the 503, with one more request; nothing else does.
             let recovers = on.contains(.retry) || on.contains(.hedging)
             do {
@@ -66,14 +64,17 @@ extension BackstopClient {
                 }
                 #expect(failure.status.code == 503)
             }
-            #expect(sent.count == (recovers ? 2 : 1))
-            if on.contains(.middlewares) { #expect(counter.attempts == sent.count) }
+            #expect(transport.requests.count == (recovers ? 2 : 1))
+            if on.contains(.middlewares) { #expect(counter.attempts == transport.requests.count) }
             if on.contains(.observation) {
                 #expect(logs.entries.count == 1)
-                #expect(logs.entries.first?.metadata["attempts"] == "\(sent.count)")
+                #expect(logs.entries.first?.metadata["attempts"] == "\(transport.requests.count)")
             }
             // A second call is answered at once, through every stage again.
             #expect(try await client.send(InMemoryStageTests.item).name == "ok")
+            if on.contains(.authentication) {
+                #expect(transport.requests.allSatisfy { $0.headerFields[.authorization] == "Bearer token" })
+            }
         }
     }
 }

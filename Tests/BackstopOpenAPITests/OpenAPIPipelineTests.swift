@@ -2,6 +2,7 @@ import Backstop
 import BackstopJSON
 import BackstopOpenAPI
 import BackstopTestSupport
+import BackstopTesting
 import Foundation
 import HTTPTypes
 import InMemoryLogging
@@ -45,9 +46,9 @@ struct OpenAPIPipelineTests {
     static func client(
         answering body: String, _ pipeline: ClientPipeline, throwingBusinessFailures: Bool = false
     ) throws -> UniversalClient {
-        let transport = MockTransport { _, _, _, _ in
-            (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(body))
-        }
+        // Every path the tests call answers `body`.
+        let transport = StubTransport()
+        for path in ["everything", "groups", "groups/7", "members/1"] { transport.stub(.get, path, .json(body)) }
         return UniversalClient(
             serverURL: URL(string: "https://api.example")!, transport: transport,
             middlewares: [

@@ -53,6 +53,32 @@ import Testing
         #expect(transport.requests.count == 3)
     }
 
+    @Test func responsesBuiltAsAnArrayAnswerInOrderAndTheLastRepeats() async throws {
+        let down = StubResponse.json(#"{"code": 10503, "msg": "Down for maintenance", "data": null}"#)
+        transport.stub(
+            .get, "b/account",
+            responses: Array(repeating: down, count: 3) + [.json(#"{"code": 200, "msg": "OK", "data": {"id": 1, "name": "Ada"}}"#)])
+        let endpoint = Endpoint<Account, NoModuleCodes>(.get, "b/account")
+        for _ in 0..<3 {
+            await #expect(throws: APIError<AppCode, NoModuleCodes>.self) { try await client.send(endpoint) }
+        }
+        #expect(try await client.send(endpoint) == Account(id: 1, name: "Ada"))
+        #expect(try await client.send(endpoint) == Account(id: 1, name: "Ada"))
+        #expect(transport.requests.count == 5)
+    }
+
+    @Test func anAnswerIsMadeFromEachRequestAsReceived() async throws {
+        transport.stub(.get, "b/account") { request in
+            let name = request.headerFields[.authorization] == "Bearer ada" ? "Ada" : "Anonymous"
+            return .json(#"{"code": 200, "msg": "OK", "data": {"id": 1, "name": "\#(name)"}}"#)
+        }
+        let endpoint = Endpoint<Account, NoModuleCodes>(.get, "b/account")
+        let signedIn = Endpoint<Account, NoModuleCodes>(.get, "b/account", headerFields: [.authorization: "Bearer ada"])
+        #expect(try await client.send(signedIn).name == "Ada")
+        #expect(try await client.send(endpoint).name == "Anonymous")
+        #expect(transport.requests.map { $0.headerFields[.authorization] } == ["Bearer ada", nil])
+    }
+
     @Test func aStubWithAQueryMatchesOnlyThatQueryAndALaterStubReplaces() async throws {
         transport.stub(.get, "b/account?page=2", .json(#"{"code": 200, "msg": "OK", "data": {"id": 2, "name": "Page two"}}"#))
         transport.stub(.get, "b/account", .json(#"{"code": 200, "msg": "OK", "data": {"id": 0, "name": "Old"}}"#))
@@ -101,11 +127,18 @@ import Testing
         #expect(transport.requests.map(\.method) == [.delete])
     }
 
-    @Test func aDelayedResponseComesWhenTheTestClockReachesIt() async throws {
+    /// A canned response's delay, or that of an answer made from the request, counts from the
+    /// request's arrival.
+    @Test(arguments: [false, true])
+    func aDelayedResponseComesWhenTheTestClockReachesIt(madeFromTheRequest: Bool) async throws {
         let clock = TestClock()
         let test = StubTransportTests(clock: clock)
-        test.transport.stub(
-            .get, "b/account", .json(#"{"code": 200, "msg": "OK", "data": {"id": 1, "name": "Ada"}}"#).delayed(by: .seconds(5)))
+        let response = StubResponse.json(#"{"code": 200, "msg": "OK", "data": {"id": 1, "name": "Ada"}}"#).delayed(by: .seconds(5))
+        if madeFromTheRequest {
+            test.transport.stub(.get, "b/account") { _ in response }
+        } else {
+            test.transport.stub(.get, "b/account", response)
+        }
         let call = Task { try await test.client.send(Endpoint<Account, NoModuleCodes>(.get, "b/account")) }
         _ = try await test.transport.requests(atLeast: 1)
         await clock.advance(by: .seconds(4))

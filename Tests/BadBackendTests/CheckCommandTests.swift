@@ -340,16 +340,29 @@ struct CheckCommandTests {
 
     @Test("--timeout ends a body that keeps trickling: a deadline for the whole, not between bytes")
     func tricklingBody() async throws {
-        let server = try TricklingServer()
-        defer { server.stop() }
+        // A chunked 200 that never ends: one more chunk, a space, each time the test says so.
+        let trickle = DispatchSemaphore(value: 0)
+        let server = try HostileServer { connection in
+            try connection.readRequest()
+            try connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n")
+            while true {
+                trickle.wait()
+                try connection.write("1\r\n \r\n")
+            }
+        }
+        defer {
+            server.stop()
+            // Its next write finds the connection closed, and the script ends.
+            trickle.signal()
+        }
         let clock = TestClock()
-        let source = "http://127.0.0.1:\(server.port)/b/products"
+        let source = "\(server.url.absoluteString)/b/products"
         let command = try CheckCommand.parse([source, "--contract", "b", "--timeout", "30"])
         let check = Task { () async throws -> (lines: [String], exitCode: Int32) in try await command.report(clock: clock) }
-        await server.connected()
+        _ = await server.request(0)
         // A byte every 5 seconds on the command's clock: never idle, and past the deadline after 35.
         for _ in 0..<7 {
-            server.trickle()
+            trickle.signal()
             await clock.advance(by: .seconds(5))
         }
         let error = await #expect(throws: CheckCommand.Unreadable.self) { try await check.value }

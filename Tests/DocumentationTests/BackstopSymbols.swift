@@ -71,18 +71,6 @@ func unwrapAResponse(_ data: Data, response: HTTPResponse) throws(AppError<Study
     return group
 }
 
-typealias AppError<Module: ServerCode> = APIError<AppCode, Module>
-
-func handle(_ error: AppError<StudyGroupCode>) {
-    switch error {
-    case .server(.module(.wrongTeamCode, _)): showTeamCodeHint()
-    case .server(.general(.tokenExpired, _)): signIn()
-    case .server(.module(_, let message)), .server(.general(_, let message)), .server(.unknown(_, let message)):
-        show(message)
-    case .transport, .http, .decoding, .client: showAlert(error)
-    }
-}
-
 func readTheServerError(_ error: AppError<StudyGroupCode>) {
     if case .module(.classNotFound, _)? = error.serverError { showGone() }
 }

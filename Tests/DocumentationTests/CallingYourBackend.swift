@@ -24,6 +24,20 @@ enum AppCode: Int, ServerCode {
     }
 }
 
+// The general codes' error type, as "Unwrapping Envelopes and Handling Errors" declares it
+// after them, and APIError's own example (its DocC comment) of a feature's switch.
+typealias AppError<Module: ServerCode> = APIError<AppCode, Module>
+
+func handle(_ error: AppError<StudyGroupCode>) {
+    switch error {
+    case .server(.module(.wrongTeamCode, _)): showTeamCodeHint()
+    case .server(.general(.tokenExpired, _)): signIn()
+    case .server(.module(_, let message)), .server(.general(_, let message)), .server(.unknown(_, let message)):
+        show(message)
+    case .transport, .http, .decoding, .client: showAlert(error)
+    }
+}
+
 enum ProductCode: Int, ServerCode {
     case notFound = 40400
 }

@@ -3,17 +3,19 @@ import BackstopTestSupport
 import BadBackend
 import Clocks
 import Foundation
+import StudyGroupsExample
 import Testing
 
-/// The sample app of the articles, run against BadBackend as an app would run it.
+/// The example app (Examples/StudyGroups, whose own tests run it on a stub transport), run
+/// against BadBackend as an app would run it.
 @Suite("The sample app", .timeLimit(.minutes(1)), .englishMessages)
 struct SampleAppTests {
     @available(macOS 14, iOS 17, tvOS 17, *)
     @Test func signsInRefreshesAndSavesTokensHandlesItsCodesAndShowsAlerts() async throws {
         let clock = TestClock()
         try await withBackend(clock: clock) { backend, url in
-            let store = SampleApp.TokenStore()
-            let networking = SampleApp.Networking(baseURL: url, store: store, clock: clock)
+            let store = TokenStore()
+            let networking = Networking(baseURL: url, store: store, transport: StreamingURLSessionTransport(), clock: clock)
             try await networking.signIn(user: "ada")
             let first = try #require(store.tokens)
             #expect(try await networking.account().name == "Ada")
@@ -26,9 +28,10 @@ struct SampleAppTests {
 
             // The feature's own codes reach its switch; the rest goes to the presenter.
             let presenter = await RecoveryPresenter(locale: Locale(identifier: "en"))
-            let load = { (path: String) in await SampleApp.loadGroup(path, networking: networking, presenter: presenter) }
+            let load = { (path: String) in await GroupScreen.load(path, networking: networking, presenter: presenter) }
             #expect(
-                await load("b/study-groups/7") == .group(SampleApp.StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)))
+                await load("b/study-groups/7")
+                    == .group(StudyGroupsExample.StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)))
             #expect(await load("scenarios/wrong-team-code/b/study-groups/7") == .teamCodeHint)
             #expect(await load("scenarios/class-not-found/b/study-groups/7") == .classGone)
             #expect(await presenter.alert == nil)
