@@ -1,5 +1,6 @@
 import Backstop
 import BackstopTestSupport
+import BackstopTesting
 import BadBackend
 import Foundation
 @_spi(Generated) import OpenAPIRuntime
@@ -30,9 +31,9 @@ extension BackstopClient {
         static func generated(middlewares: (PipelineMiddleware) -> [any ClientMiddleware]) -> UniversalClient {
             let session = AuthSession(authenticator: BearerAuthenticator(), credential: "one")
             let pipeline = quietPipeline { $0.authentication = .session(session) }
-            let transport = MockTransport { request, _, _, _ in
-                request.headerFields[.authorization] == "Bearer one"
-                    ? (HTTPResponse(status: .unauthorized), nil) : (HTTPResponse(status: .ok), HTTPBody("{}"))
+            let transport = StubTransport()
+            transport.stub(.get, "products/1") { request in
+                request.headerFields[.authorization] == "Bearer one" ? .status(.unauthorized) : .json("{}")
             }
             let middleware = PipelineMiddleware(pipeline, contract: EnvelopeContract.noEnvelope, generalCodes: GeneralCode.self)
             return UniversalClient(serverURL: InMemoryStageTests.hostA, transport: transport, middlewares: middlewares(middleware))
