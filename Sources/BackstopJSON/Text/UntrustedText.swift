@@ -29,6 +29,9 @@ package enum UntrustedText {
     ///
     /// Text with nothing to escape comes back as it is, without a copy.
     package static func escaped(_ text: String) -> String {
+        // Printable ASCII without a backslash, as most paths and IDs are, is read byte by byte:
+        // every log line escapes its path, and decoding scalars costs each line far more.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\\") }) else { return text }
         guard text.unicodeScalars.contains(where: { isUnsafe($0) || $0 == "\\" }) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -42,7 +42,8 @@ final class MetricHandles: Sendable {
 
     /// `backstop_requests_total` and `backstop_request_duration` for one operation, method and status.
     func request(operation: String, method: String, status: Int?) -> (count: Counter, duration: Timer) {
-        let request = reused(RequestKey(operation: operation, method: method, status: status), in: \.requests) {
+        let key = RequestKey(operation: operation, method: method, status: status)
+        let request = reused({ $0.requests[key] }, keep: { $0.requests[key] = $1 }) {
             Request(
                 count: Counter(
                     label: "\(prefix)_requests_total",
@@ -57,19 +58,22 @@ final class MetricHandles: Sendable {
 
     /// `backstop_repairs_total` for one operation.
     func repairs(operation: String) -> Counter {
-        reused(operation, in: \.repairs) {
+        reused({ $0.repairs[operation] }, keep: { $0.repairs[operation] = $1 }) {
             Counter(label: "\(prefix)_repairs_total", dimensions: [("operation", operation)], factory: factory)
         }
     }
 
-    /// The series kept under `key` in `table`, or one `make`s, kept while there is room.
-    private func reused<Key: Hashable, Value>(
-        _ key: Key, in table: WritableKeyPath<Kept, [Key: Value]>, make: () -> Value
+    /// The series `find` finds, or one `make`s, which `keep` keeps while there is room.
+    ///
+    /// Closures, not a key path to the table: projecting a key path cost each call more than
+    /// the lookup itself.
+    private func reused<Value>(
+        _ find: (Kept) -> Value?, keep: (inout Kept, Value) -> Void, make: () -> Value
     ) -> Value {
-        if let value = kept.withLock({ $0[keyPath: table][key] }) { return value }
+        if let value = kept.withLock({ find($0) }) { return value }
         let made = make()
         kept.withLock { kept in
-            if kept.count < Self.limit, kept[keyPath: table][key] == nil { kept[keyPath: table][key] = made }
+            if kept.count < Self.limit, find(kept) == nil { keep(&kept, made) }
         }
         return made
     }
