@@ -12,14 +12,16 @@ extension BackstopClient {
     @Suite("Timeouts on the system clock")
     struct SystemClockTimeoutTests {
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases)
-        func aCallThatOutlivesItsTimeoutTimesOut(transport: TransportKind) async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases, [false, true])
+        func aCallThatOutlivesItsTimeoutTimesOut(transport: TransportKind, hedged: Bool) async throws {
             try await withBackend { _, url in
                 let client = makeClient(
                     url, transport,
                     pipeline: quietPipeline {
                         $0.clock = ContinuousClock()
                         $0.timeout = .milliseconds(200)
+                        // A hedged call keeps its deadline in its race, not in a task of its own.
+                        if hedged { $0.hedging = Hedging(delay: .milliseconds(20)) }
                     })
                 let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1"))
                 #expect(transportReason(of: error) == .timedOut)
@@ -50,14 +52,37 @@ extension BackstopClient {
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases)
-        func cancellingTheCallerEndsATimedCallAsCancelled(transport: TransportKind) async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases, [false, true])
+        func aRetryWaitLongerThanTheTimeoutEndsTheCallAtItsDeadline(transport: TransportKind, hedged: Bool) async throws {
+            try await withBackend { backend, url in
+                let client = makeClient(
+                    url, transport,
+                    pipeline: quietPipeline {
+                        $0.clock = ContinuousClock()
+                        $0.timeout = .milliseconds(400)
+                        $0.attemptTimeout = .milliseconds(100)
+                        $0.retry = RetryPolicy(retryLimit: 1, exponentialBackoffScale: .seconds(60))
+                        if hedged { $0.hedging = Hedging(delay: .milliseconds(20)) }
+                    })
+                let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1"))
+                #expect(transportReason(of: error) == .timedOut)
+                #expect(error?.description.contains("no response within 400 ms") == true, "\(String(describing: error))")
+                // The retry was never sent: the call ended at its deadline, not a minute later.
+                #expect(await backend.hits("/scenarios/slow/b/products/1") <= (hedged ? 2 : 1))
+                #expect(!Task.isCancelled)
+            }
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases, [false, true])
+        func cancellingTheCallerEndsATimedCallAsCancelled(transport: TransportKind, hedged: Bool) async throws {
             try await withBackend { backend, url in
                 let client = makeClient(
                     url, transport,
                     pipeline: quietPipeline {
                         $0.clock = ContinuousClock()
                         $0.timeout = .seconds(30)
+                        if hedged { $0.hedging = Hedging(delay: .seconds(20)) }
                     })
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()
@@ -67,8 +92,8 @@ extension BackstopClient {
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test(arguments: TransportKind.allCases)
-        func callsAnsweredInTimeAnswerAsWithoutATimeout(transport: TransportKind) async throws {
+        @Test(arguments: TransportKind.allCases, [false, true])
+        func callsAnsweredInTimeAnswerAsWithoutATimeout(transport: TransportKind, hedged: Bool) async throws {
             try await withBackend { _, url in
                 let client = makeClient(
                     url, transport,
@@ -76,6 +101,7 @@ extension BackstopClient {
                         $0.clock = ContinuousClock()
                         $0.timeout = .seconds(30)
                         $0.attemptTimeout = .seconds(30)
+                        if hedged { $0.hedging = Hedging(delay: .seconds(20)) }
                     })
                 for _ in 0..<20 {
                     let item = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))

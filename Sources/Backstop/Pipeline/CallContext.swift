@@ -32,6 +32,9 @@ struct CallContext: Sendable {
     /// The coalesced flight this call sends for, if it sends one: authentication tells it whose
     /// credential each attempt carries, so a flight keyed for one sign-in never shares another's answer.
     var flight: RequestCoalescing.Sending? = nil
+    /// The call's total timeout, when hedging and retry keep it instead of a task of its own
+    /// (see ``CallRunner/timeout(_:)``).
+    var deadline: CallDeadline? = nil
 }
 
 extension CallContext {

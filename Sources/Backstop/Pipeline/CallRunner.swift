@@ -69,10 +69,27 @@ final class CallRunner: Sendable {
     }
 
     /// Stage 5, total timeout: bounds the call, retries and backoff included; the endpoint's
-    /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``.
+    /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``. On the system's clocks a
+    /// call that hedging runs keeps its deadline in ``CallContext/deadline`` for hedging's race
+    /// and retry's waits, which already run in tasks of their own; any other call runs in a task
+    /// the deadline cancels.
     func timeout(_ call: CallContext) async throws -> Answer {
         guard let timeout = call.options.timeout ?? pipeline.timeout else { return try await retry(call) }
-        return try await withTimeout(timeout, clock: pipeline.clock) { try await self.retry(call) }
+        guard isHedged(call), let deadline = CallDeadline(timeout, on: pipeline.clock) else {
+            return try await withTimeout(timeout, clock: pipeline.clock) { try await self.retry(call) }
+        }
+        var call = call
+        call.deadline = deadline
+        let ticket = DeadlineTimers.timeouts.schedule(deadline, at: deadline.uptime)
+        do {
+            let answer = try await retry(call)
+            DeadlineTimers.timeouts.cancel(ticket)
+            return answer
+        } catch {
+            // As a timeout's task: a failure once the deadline has passed is the timeout.
+            guard DeadlineTimers.timeouts.cancel(ticket) else { throw deadline.failure }
+            throw error
+        }
     }
 
     /// Stage 6, retry: attempts again what ``RetryPolicy`` retries, within the ``RetryBudget``.
@@ -92,9 +109,7 @@ final class CallRunner: Sendable {
     /// (``authenticate(_:)``), and the first answer the retry rules would not retry wins;
     /// see ``Hedging``.
     func hedge(_ call: CallContext) async throws -> Answer {
-        guard let hedging = pipeline.hedging, hedging.maximumHedges > 0, isHedgeable(call) else {
-            return try await authenticate(call)
-        }
+        guard let hedging = pipeline.hedging, isHedged(call) else { return try await authenticate(call) }
         return try await hedged(call, by: hedging)
     }
 

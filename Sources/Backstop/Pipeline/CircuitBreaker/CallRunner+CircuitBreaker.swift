@@ -14,7 +14,9 @@ extension CallRunner {
         do {
             answer = try await attempt(call)
         } catch {
-            breaker.record(permit, Task.isCancelled ? .neutral : breaker.verdict(of: error))
+            // A call cancelled, or past the deadline that cancels its attempts, says nothing of the backend.
+            let cancelled = Task.isCancelled || call.deadline?.hasPassed == true
+            breaker.record(permit, cancelled ? .neutral : breaker.verdict(of: error))
             throw error
         }
         breaker.record(permit, breaker.verdict(of: answer, now: pipeline.now()))

@@ -9,6 +9,12 @@ extension CallRunner {
         call.options.isIdempotent ?? (call.options.retry ?? pipeline.retry).retryableMethods.contains(call.request.method)
     }
 
+    /// Whether hedging runs `call`: hedging is on, may send a hedge, and `call` may be sent twice.
+    func isHedged(_ call: CallContext) -> Bool {
+        guard let hedging = pipeline.hedging, hedging.maximumHedges > 0 else { return false }
+        return isHedgeable(call)
+    }
+
     /// One attempt and its hedges, each through ``authenticate(_:)``, racing by the rules of
     /// ``Hedging``: the first answer the retry rules would not retry wins; a failure (an error,
     /// or an answer they would retry) sends the next hedge at once, and when every request
@@ -16,6 +22,11 @@ extension CallRunner {
     func hedged(_ call: CallContext, by hedging: Hedging) async throws -> Answer {
         let policy = call.options.retry ?? pipeline.retry
         let race = HedgeRace()
+        // The call's total timeout cancels this race when it passes (see `CallDeadline`).
+        if let deadline = call.deadline {
+            guard deadline.enter(race) else { throw deadline.failure }
+        }
+        defer { call.deadline?.leave() }
         let attempt: @Sendable () async -> Void = { [self] in
             // Not the call's child, so a call cancelled before this starts must be heard here,
             // and a hedge cancelled before it ran sends nothing.
@@ -47,7 +58,9 @@ extension CallRunner {
             var firstFailure: Result<Answer, any Error>?
             /// Sends the next hedge, if one may go: within ``Hedging/maximumHedges`` and the budget.
             func sendHedge() -> Bool {
-                guard !Task.isCancelled, hedges < hedging.maximumHedges, pipeline.retryBudget.withdraw() else { return false }
+                guard !Task.isCancelled, !race.isCancelled, hedges < hedging.maximumHedges, pipeline.retryBudget.withdraw() else {
+                    return false
+                }
                 hedges += 1
                 running += 1
                 call.record.recordRetry(reason: "hedge")
@@ -73,7 +86,7 @@ extension CallRunner {
                 case .failed(let error):
                     (failure, sendsNext) = (.failure(error), !Task.isCancelled && Self.failure(of: error).map(policy.isRetryable) == true)
                 case .due:
-                    guard !Task.isCancelled else { return firstFailure ?? .failure(CancellationError()) }
+                    guard !Task.isCancelled, !race.isCancelled else { return firstFailure ?? .failure(CancellationError()) }
                     _ = sendHedge()
                     continue
                 }

@@ -20,8 +20,9 @@ extension CallRunner {
                 guard let retryable = Self.failure(of: answer, policy: policy) else { return answer }
                 (outcome, failure) = (.success(answer), retryable)
             } catch {
-                // A cancelled call ends now, whatever its transport made of the cancellation.
-                guard !Task.isCancelled, let retryable = Self.failure(of: error) else { throw error }
+                // A cancelled call ends now, whatever its transport made of the cancellation; so
+                // does a call past its deadline, whose attempts it cancelled.
+                guard !Task.isCancelled, call.deadline?.hasPassed != true, let retryable = Self.failure(of: error) else { throw error }
                 (outcome, failure) = (.failure(error), retryable)
             }
             guard policy.shouldRetry(method, isIdempotent: isIdempotent, after: failure, retries: retries),
@@ -31,6 +32,11 @@ extension CallRunner {
             call.record.recordRetry(reason: failure.description)
             let retryAfter = (try? outcome.get()).flatMap { RetryAfter.duration(in: $0.response.headerFields, now: pipeline.now()) }
             let delay = policy.delay(beforeRetry: retries, retryAfter: retryAfter, random: pipeline.random())
+            // A call that keeps its own deadline waits no longer than it, and ends timed out there.
+            if let deadline = call.deadline, deadline.remaining <= delay {
+                try await pipeline.clock.sleep(for: deadline.remaining, tolerance: nil)
+                throw deadline.failure
+            }
             // No wait is no sleep: a test clock would hold a sleep that ends where it starts.
             if delay > .zero { try await pipeline.clock.sleep(for: delay, tolerance: nil) }
         }

@@ -11,12 +11,24 @@ func withTimeout<Value: Sendable>(
     clock: any Clock<Duration>,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
+    guard isSystemClock(clock) else { return try await withTimeout(timeout, on: clock, operation) }
+    return try await withSystemTimeout(timeout, operation)
+}
+
+/// Whether `clock` is one of the system's, whose deadlines ``DeadlineTimers`` keeps.
+func isSystemClock(_ clock: any Clock<Duration>) -> Bool {
     // Compared by type, not cast: a cast of an existential costs each call more.
     let clockType = ObjectIdentifier(type(of: clock))
-    guard clockType == ObjectIdentifier(ContinuousClock.self) || clockType == ObjectIdentifier(SuspendingClock.self) else {
-        return try await withTimeout(timeout, on: clock, operation)
-    }
-    return try await withSystemTimeout(timeout, operation)
+    return clockType == ObjectIdentifier(ContinuousClock.self) || clockType == ObjectIdentifier(SuspendingClock.self)
+}
+
+/// The uptime in nanoseconds (`DispatchTime`) `timeout` from now, saturating: a timeout of
+/// years is as good as none.
+func uptimeDeadline(after timeout: Duration) -> UInt64 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    return UInt64.max - start > UInt64(max(nanoseconds, 0)) ? start + UInt64(max(nanoseconds, 0)) : UInt64.max
 }
 
 /// On the system's clocks: the deadline joins ``DeadlineTimers/timeouts`` and is taken out
@@ -30,11 +42,7 @@ private func withSystemTimeout<Value: Sendable>(
     _ timeout: Duration,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-    let start = DispatchTime.now().uptimeNanoseconds
-    let (seconds, attoseconds) = timeout.components
-    // Saturating: a timeout of years is as good as none.
-    let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    let deadline = UInt64.max - start > UInt64(max(nanoseconds, 0)) ? start + UInt64(max(nanoseconds, 0)) : UInt64.max
+    let deadline = uptimeDeadline(after: timeout)
     // Not a child, so a cancelled caller's cancellation is handed on: its task starts cancelled,
     // as a child would.
     let callerIsCancelled = Task.isCancelled
