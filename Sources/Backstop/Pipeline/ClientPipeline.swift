@@ -76,10 +76,11 @@ public struct ClientPipeline: Sendable {
     /// A call that outlives it ends as `.transport` `timedOut`, however the server sends: a
     /// server that trickles its headers or its body a byte at a time cannot keep a call open
     /// past it, which the transports' own timeouts (URLSession's `timeoutIntervalForRequest`,
-    /// an idle timeout) do not promise. On the system clocks a timed call runs in one task whose
-    /// deadline waits in a timer shared by every call, so the caller's task can go on when the
-    /// exchange is cancelled; on any other ``clock`` it races a sleeping child task. An
-    /// `ImmediateClock` passes it at once, so a test on one sets `timeout = nil`.
+    /// an idle timeout) do not promise. On the system clocks the deadline waits in a timer shared
+    /// by every call, and cancels the call's own work, never the caller's task: a hedged call's
+    /// attempts, which already run in tasks of their own, else one task the call runs in. On any
+    /// other ``clock`` the call races a sleeping child task. An `ImmediateClock` passes it at
+    /// once, so a test on one sets `timeout = nil`.
     public var timeout: Duration?
     /// Which redirects each attempt follows, the same for every transport; an endpoint's own
     /// ``Endpoint/redirects`` replaces it. By default, up to 5 within the request's origin.
