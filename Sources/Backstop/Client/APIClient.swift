@@ -138,8 +138,7 @@ public struct APIClient<General: ServerCode>: Sendable {
             let report = try contract.unwrap(
                 Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
                 response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
-            pipeline.contractDrift?.record(
-                pipeline.secrets(of: request, record: record).repairs(report.repairs), operation: endpoint.operationID)
+            pipeline.recordDrift(report.repairs, operation: endpoint.operationID, request: request, record: record)
             let response = APIResponse(
                 status: answer.response.status, headerFields: answer.response.headerFields,
                 payload: report.value, repairs: report.repairs,

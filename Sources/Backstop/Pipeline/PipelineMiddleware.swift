@@ -186,10 +186,7 @@ public struct PipelineMiddleware: ClientMiddleware {
                 }
                 handedOn = repaired.body
                 repairs = repaired.repairs.count
-                if !repaired.repairs.isEmpty {
-                    pipeline.contractDrift?.record(
-                        pipeline.secrets(of: request, record: record).repairs(repaired.repairs), operation: operationID)
-                }
+                pipeline.recordDrift(repaired.repairs, operation: operationID, request: request, record: record)
                 if let reason = repaired.undescribed { sayUndescribed(operationID, reason) }
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =

@@ -1,3 +1,4 @@
+import BackstopJSON
 import HTTPTypes
 
 extension ClientPipeline {
@@ -12,5 +13,12 @@ extension ClientPipeline {
             logging.log(outcome, secrets: secrets(of: request, record: record))
         }
         metrics?.record(outcome)
+    }
+
+    /// Hands one call's `repairs` to ``contractDrift`` under `operation`, with the call's secrets
+    /// replaced in their samples, which outlive the call; both entry points record drift here.
+    func recordDrift(_ repairs: [Repair], operation: String, request: HTTPRequest?, record: CallRecord) {
+        guard let contractDrift, !repairs.isEmpty else { return }
+        contractDrift.record(secrets(of: request, record: record).repairs(repairs), operation: operation)
     }
 }
