@@ -27,57 +27,98 @@ package enum UntrustedText {
     /// `text` with every unsafe scalar written as `\u{HEX}` and every backslash doubled, so the
     /// result holds only printable text on one line and ``unescaped(_:)`` restores the original.
     ///
-    /// Text with nothing to escape comes back as it is, without a copy.
+    /// Text with nothing to escape comes back as it is, without a copy. The result is written as
+    /// UTF-8 bytes, not scalar by scalar: a hostile message of a megabyte is escaped in one pass.
     package static func escaped(_ text: String) -> String {
         // Printable ASCII without a backslash, as most paths and IDs are, is read byte by byte:
         // every log line escapes its path, and decoding scalars costs each line far more.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\\") }) else { return text }
         guard text.unicodeScalars.contains(where: { isUnsafe($0) || $0 == "\\" }) else { return text }
-        var result = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
             if scalar == "\\" {
-                result.append(contentsOf: "\\\\".unicodeScalars)
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(UInt8(ascii: "\\"))
             } else if isUnsafe(scalar) {
-                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                appendEscape(of: scalar.value, to: &bytes)
             } else {
-                result.append(scalar)
+                UTF8.encode(scalar) { bytes.append($0) }
             }
         }
-        return String(result)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `\u{HEX}` for `value`, in upper-case hexadecimal without leading zeros.
+    private static func appendEscape(of value: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{")])
+        var shift = 28
+        while shift > 0, (value >> UInt32(shift)) & 0xF == 0 { shift -= 4 }
+        while shift >= 0 {
+            let digit = UInt8((value >> UInt32(shift)) & 0xF)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+            shift -= 4
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The text ``escaped(_:)`` was given: `\\` becomes `\` and `\u{HEX}` the scalar it names.
     /// Anything else after a backslash is kept as written.
     package static func unescaped(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
-        var result = String.UnicodeScalarView()
-        let scalars = Array(text.unicodeScalars)
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
+        let input = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
         var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            guard scalar == "\\", index + 1 < scalars.count else {
-                result.append(scalar)
+        while index < input.count {
+            let byte = input[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < input.count else {
+                bytes.append(byte)
                 index += 1
                 continue
             }
-            if scalars[index + 1] == "\\" {
-                result.append("\\")
+            if input[index + 1] == UInt8(ascii: "\\") {
+                bytes.append(byte)
                 index += 2
                 continue
             }
-            if scalars[index + 1] == "u", index + 2 < scalars.count, scalars[index + 2] == "{",
-                let close = scalars[(index + 3)...].firstIndex(of: "}"),
-                let value = UInt32(String(String.UnicodeScalarView(scalars[(index + 3)..<close])), radix: 16),
-                let decoded = Unicode.Scalar(value)
-            {
-                result.append(decoded)
-                index = close + 1
+            if let (scalar, end) = escapedScalar(in: input, at: index) {
+                UTF8.encode(scalar) { bytes.append($0) }
+                index = end
                 continue
             }
-            result.append(scalar)
+            bytes.append(byte)
             index += 1
         }
-        return String(result)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The scalar a `\u{HEX}` at `start` names and the index after its `}`, or `nil` when the
+    /// bytes there are not one (then they are kept as written).
+    private static func escapedScalar(in input: [UInt8], at start: Int) -> (Unicode.Scalar, Int)? {
+        guard start + 3 < input.count, input[start + 1] == UInt8(ascii: "u"), input[start + 2] == UInt8(ascii: "{") else {
+            return nil
+        }
+        var value: UInt32 = 0
+        var index = start + 3
+        // At most eight digits: more cannot name a scalar, and must not overflow.
+        while index < input.count, index - (start + 3) <= 8 {
+            let byte = input[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "}"):
+                guard index > start + 3, let scalar = Unicode.Scalar(value) else { return nil }
+                return (scalar, index + 1)
+            default: return nil
+            }
+            guard index - (start + 3) < 8 else { return nil }
+            value = value << 4 | digit
+            index += 1
+        }
+        return nil
     }
 
     /// `text` as a user may see it: controls, DEL and the bidirectional embeddings, overrides
