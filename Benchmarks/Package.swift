@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Issue 35: the corpus payloads' types, generated as an app's would be.
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
     ],
     targets: [
         // The payloads and their models, shared by the timed benchmarks and the instruction counts.
@@ -81,6 +83,42 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
+        ),
+            // The corpus payloads as swift-openapi-generator's types, from `openapi.yaml` beside them
+        // (issue 35): what a generated client decodes, and the document BackstopOpenAPI repairs against.
+        .target(
+            name: "GeneratedPayloads",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
+            ],
+            path: "Benchmarks/GeneratedPayloads",
+            plugins: [
+                .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")
+            ]
+        ),
+        // The repair step against the generated decode, interleaved (issue 35).
+        .executableTarget(
+            name: "OpenAPIRepair",
+            dependencies: [
+                "BenchmarkPayloads",
+                "GeneratedPayloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "BackstopOpenAPI", package: "Backstop"),
+            ],
+            path: "Benchmarks/OpenAPIRepair",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        // One payload repaired or decoded N times, for callgrind (`repair-instructions.sh`).
+        .executableTarget(
+            name: "RepairCounts",
+            dependencies: [
+                "BenchmarkPayloads",
+                "GeneratedPayloads",
+                .product(name: "BackstopOpenAPI", package: "Backstop"),
+            ],
+            path: "Benchmarks/RepairCounts"
         ),
     ]
 )
