@@ -114,6 +114,28 @@ struct CompiledDocument: Sendable {
         }
     }
 
+    /// Whether `body` is strict JSON that fits schema `root` with nothing to repair, told in one
+    /// pass over its bytes (``StreamingCheck``); `false` also when that pass is not sure.
+    func streamingFits(_ body: Data, root: Int) -> Bool {
+        body.withUnsafeBytes { raw in
+            guard let bytes = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+            return schemas.withUnsafeBufferPointer { schemas in
+                flat.nodes.withUnsafeBufferPointer { nodes in
+                    flat.properties.withUnsafeBufferPointer { properties in
+                        flat.names.withUnsafeBufferPointer { names in
+                            flat.alternatives.withUnsafeBufferPointer { alternatives in
+                                var check = StreamingCheck(
+                                    bytes: bytes, count: raw.count, nodes: nodes, properties: properties, names: names,
+                                    alternatives: alternatives, schemas: schemas)
+                                return check.bodyFits(root)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     static func isJSON(_ type: String) -> Bool {
         type == "application/json" || type.hasSuffix("+json")
     }

@@ -2,8 +2,9 @@ import Backstop
 import BackstopJSON
 import Foundation
 
-/// The repair walk: a body parsed once, checked against its compiled schema without
-/// allocating, and rewritten once when it does not fit.
+/// The repair walk: a body checked in one pass over its bytes (``StreamingCheck``); when that
+/// pass is not sure, parsed once, checked against its compiled schema without allocating, and
+/// rewritten once when it does not fit.
 enum SchemaRepair {
     static func repair(_ body: Data, root: Int, in compiled: CompiledDocument, policy: DecodingPolicy) throws(DecodingFailure)
         -> RepairedBody
@@ -11,6 +12,9 @@ enum SchemaRepair {
         guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
             throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(compiled.schemas[root].name)", excerpt: "")
         }
+        // Most bodies are clean: one pass over the bytes tells, without the tape. Only a body it
+        // is not sure of pays for the parse and the walk below.
+        if compiled.streamingFits(body, root: root) { return RepairedBody(body: body) }
         let outcome: Result<RepairedBody, DecodingFailure>
         do {
             outcome = try JSONInputEncoding.withDocument(from: body, policy: policy) { document in
