@@ -84,7 +84,7 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
-            // The corpus payloads as swift-openapi-generator's types, from `openapi.yaml` beside them
+        // The corpus payloads as swift-openapi-generator's types, from `openapi.yaml` beside them
         // (issue 35): what a generated client decodes, and the document BackstopOpenAPI repairs against.
         .target(
             name: "GeneratedPayloads",

@@ -81,10 +81,18 @@ struct CompiledDocument: Sendable {
             return .undescribed("the document describes no response \(status) of \(operationID)")
         }
         if contents.isEmpty { return .noBody }
-        let type =
-            (contentType ?? "application/json").split(separator: ";").first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? "application/json"
+        let type: String
+        if let contentType, !contentType.isEmpty,
+            contentType.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && !(0x41...0x5A).contains($0) })
+        {
+            // Already what the lines below would make of it (`application/json` as most servers send it), without their cost.
+            type = contentType
+        } else {
+            type =
+                (contentType ?? "application/json").split(separator: ";").first.map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                } ?? "application/json"
+        }
         if let match = contents.first(where: { $0.type == type }) { return .schema(match.schema) }
         guard Self.isJSON(type) else {
             return .undescribed("the response \(status) of \(operationID) is \(type), not JSON")

@@ -18,7 +18,7 @@ struct FlatSchemas: Sendable {
     }
 
     struct Property: Sendable {
-        /// The name's bytes in ``FlatSchemas/names``.
+        /// The name's bytes in ``FlatSchemas/names``, which ends in 8 bytes of padding.
         var nameStart: Int32
         var nameCount: Int32
         var schema: Int32
@@ -47,5 +47,7 @@ struct FlatSchemas: Sendable {
             }
             alternatives.append(contentsOf: schema.alternatives.map { Int32($0) })
         }
+        // So that ``StreamingCheck`` may read any name eight bytes at a time.
+        names.append(contentsOf: repeatElement(0, count: 8))
     }
 }

@@ -233,13 +233,31 @@ struct StreamingCheck {
         for _ in 0..<count {
             if position == count { position = 0 }
             let property = properties[first + position]
-            if Int(property.nameCount) == length && memcmp(names + Int(property.nameStart), key, length) == 0 {
+            if Int(property.nameCount) == length && sameName(names + Int(property.nameStart), key, length, keyEnd: start + length) {
                 cursor = position + 1
                 return position
             }
             position += 1
         }
         return nil
+    }
+
+    /// Whether the `length` bytes of a name and of a key are the same: eight bytes at a time
+    /// up to 16, else `memcmp`. A name may be read 8 bytes past its start (``FlatSchemas/names``
+    /// ends in 8 bytes of padding); a key only within the body.
+    @inline(__always)
+    private func sameName(_ name: UnsafePointer<UInt8>, _ key: UnsafePointer<UInt8>, _ length: Int, keyEnd: Int) -> Bool {
+        @inline(__always) func word(_ pointer: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+            UnsafeRawPointer(pointer + offset).loadUnaligned(as: UInt64.self)
+        }
+        if length <= 8 && keyEnd - length + 8 <= count {
+            let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
+            return (word(name, 0) ^ word(key, 0)) & mask == 0
+        }
+        if length > 8 && length <= 16 {
+            return word(name, 0) == word(key, 0) && word(name, length - 8) == word(key, length - 8)
+        }
+        return memcmp(name, key, length) == 0
     }
 
     private mutating func stringFits(_ schema: FlatSchemas.Node, _ schemaIndex: Int) -> Bool {
@@ -275,7 +293,23 @@ struct StreamingCheck {
                 index += 8
             }
             guard index < count else { return nil }
-            let byte = bytes[index]
+            var byte = bytes[index]
+            // Text that is not ASCII comes in runs: its sequences are checked back to back,
+            // the common two- and three-byte ones inline.
+            while byte >= 0x80 {
+                if byte >= 0xC2 && byte <= 0xDF && index + 1 < count && bytes[index + 1] & 0xC0 == 0x80 {
+                    index += 2
+                } else if byte & 0xF0 == 0xE0 && byte != 0xE0 && byte != 0xED && index + 2 < count
+                    && bytes[index + 1] & 0xC0 == 0x80 && bytes[index + 2] & 0xC0 == 0x80
+                {
+                    index += 3
+                } else {
+                    guard let length = utf8Sequence(at: index) else { return nil }
+                    index += length
+                }
+                guard index < count else { return nil }
+                byte = bytes[index]
+            }
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
                 return (start, index, escaped)
@@ -285,9 +319,6 @@ struct StreamingCheck {
                 index += length
             } else if byte < 0x20 {
                 return nil
-            } else if byte >= 0x80 {
-                guard let length = utf8Sequence(at: index) else { return nil }
-                index += length
             } else {
                 index += 1
             }
