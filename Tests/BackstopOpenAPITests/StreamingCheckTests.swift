@@ -112,7 +112,7 @@ struct StreamingCheckTests {
         #expect(comma.repaired.body == Data(withComma.utf8))
     }
 
-    @Test func aContentTypeAsServersSendItFindsTheSameSchemaAsOneToBeCleanedUp() throws {
+    @Test func aContentTypeFindsItsSchemaWhetherOrNotItIsWrittenCanonically() throws {
         let contract = try Documents.contract()
         let body = Data(Self.clean.utf8)
         for type in [nil, "", "application/json", "APPLICATION/JSON", " application/json ; charset=utf-8", "application/problem+json"] {
