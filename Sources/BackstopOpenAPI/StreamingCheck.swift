@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 
 /// The clean path's first try: one pass over the body's bytes against the flat schema table,
@@ -363,38 +364,8 @@ struct StreamingCheck {
 
     /// The length of the well-formed UTF-8 sequence at `index` (RFC 3629: no overlongs, no
     /// surrogates, at most U+10FFFF), whose lead byte is 0x80 or more; `nil` when it is not one.
-    @inline(__always)
     private func utf8Sequence(at index: Int) -> Int? {
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch bytes[index] {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            high = 0x9F
-        case 0xF0:
-            length = 4
-            low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            high = 0x8F
-        default: return nil
-        }
-        guard index + length <= count else { return nil }
-        var offset = 1
-        while offset < length {
-            let byte = bytes[index + offset]
-            guard byte >= low && byte <= high else { return nil }
-            low = 0x80
-            high = 0xBF
-            offset += 1
-        }
-        return length
+        let (length, isValid) = JSONString.utf8Sequence(bytes, at: index, before: count)
+        return isValid ? length : nil
     }
 }

@@ -5,7 +5,7 @@ extension JSONString {
     /// formed (RFC 3629: no overlongs, no surrogates, at most U+10FFFF), otherwise the length
     /// of its maximal ill-formed subpart, which Unicode replaces with one U+FFFD.
     @inline(__always)
-    static func utf8Sequence(_ bytes: UnsafePointer<UInt8>, at i: Int, before stop: Int) -> (length: Int, isValid: Bool) {
+    package static func utf8Sequence(_ bytes: UnsafePointer<UInt8>, at i: Int, before stop: Int) -> (length: Int, isValid: Bool) {
         let length: Int
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF

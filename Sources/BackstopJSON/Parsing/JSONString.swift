@@ -1,5 +1,5 @@
 /// String-level helpers: unescaping JSON strings and recognising numbers written as strings.
-enum JSONString {
+package enum JSONString {
     /// The text of an escaped JSON string body, and whether an unpaired surrogate escape in
     /// it became U+FFFD; with `replacingInvalidUnicode` off, such an escape is an error.
     /// Ill-formed UTF-8 in `raw` always becomes U+FFFD, as the string's storage repairs it.
