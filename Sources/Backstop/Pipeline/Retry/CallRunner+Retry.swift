@@ -33,8 +33,8 @@ extension CallRunner {
             let retryAfter = (try? outcome.get()).flatMap { RetryAfter.duration(in: $0.response.headerFields, now: pipeline.now()) }
             let delay = policy.delay(beforeRetry: retries, retryAfter: retryAfter, random: pipeline.random())
             // A call that keeps its own deadline waits no longer than it, and ends timed out there.
-            if let deadline = call.deadline, deadline.remaining <= delay {
-                try await pipeline.clock.sleep(for: deadline.remaining, tolerance: nil)
+            if let deadline = call.deadline, case let remaining = deadline.remaining, remaining <= delay {
+                try await pipeline.clock.sleep(for: remaining, tolerance: nil)
                 throw deadline.failure
             }
             // No wait is no sleep: a test clock would hold a sleep that ends where it starts.

@@ -13,12 +13,8 @@ final class CallDeadline: DeadlineTarget {
     /// When it passes, in uptime nanoseconds (`DispatchTime`).
     let uptime: UInt64
 
-    private struct State {
-        var hasPassed = false
-        var race: HedgeRace?
-    }
-
-    private let state = LockedValue(State())
+    /// The race the deadline cancels, while the call waits on one.
+    private let race = LockedValue<HedgeRace?>(nil)
 
     /// A deadline `timeout` from now, or `nil` on a clock other than the system's: a test's
     /// clock keeps its timeouts in a task group (`withTimeout`).
@@ -28,10 +24,8 @@ final class CallDeadline: DeadlineTarget {
         self.uptime = uptimeDeadline(after: timeout)
     }
 
-    /// Whether the deadline has passed: told by the timer, or read from the clock.
-    var hasPassed: Bool {
-        state.withLock { $0.hasPassed } || DispatchTime.now().uptimeNanoseconds >= uptime
-    }
+    /// Whether the deadline has passed, read from the clock: the timer never fires before it.
+    var hasPassed: Bool { DispatchTime.now().uptimeNanoseconds >= uptime }
 
     /// The time left; zero once the deadline has passed.
     var remaining: Duration {
@@ -40,30 +34,29 @@ final class CallDeadline: DeadlineTarget {
     }
 
     /// The error the call ends with when the deadline passes.
-    var failure: TransportFailure {
-        TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
-    }
+    var failure: TransportFailure { TimedOut.failure(after: timeout) }
 
     /// Makes `race` the one the deadline cancels; `false` when the deadline has already passed.
+    ///
+    /// Read under the lock the timer takes too: a race entered before the deadline is the one
+    /// the timer finds, and after it none is entered.
     func enter(_ race: HedgeRace) -> Bool {
-        state.withLock { state in
-            guard !state.hasPassed, DispatchTime.now().uptimeNanoseconds < uptime else { return false }
-            state.race = race
+        self.race.withLock { entered in
+            guard !hasPassed else { return false }
+            entered = race
             return true
         }
     }
 
     /// The race has ended: the deadline no longer cancels it.
     func leave() {
-        state.withLock { $0.race = nil }
+        race.withLock { $0 = nil }
     }
 
     func deadlinePassed() {
-        let race = state.withLock { state in
-            state.hasPassed = true
-            defer { state.race = nil }
-            return state.race
-        }
-        race?.cancel()
+        race.withLock { entered in
+            defer { entered = nil }
+            return entered
+        }?.cancel()
     }
 }

@@ -63,7 +63,7 @@ private func withSystemTimeout<Value: Sendable>(
     let expired = !DeadlineTimers.timeouts.cancel(ticket)
     switch result {
     case .success(let value): return value
-    case .failure where expired: throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
+    case .failure where expired: throw TimedOut.failure(after: timeout)
     case .failure(let error): throw error
     }
 }
@@ -89,12 +89,12 @@ private func withTimeout<C: Clock<Duration>, Value: Sendable>(
         group.addTaskStartingHere(operation: operation)
         group.addTask {
             try await clock.sleep(until: deadline, tolerance: nil)
-            throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
+            throw TimedOut.failure(after: timeout)
         }
         defer { group.cancelAll() }
         // The first child to end decides; `next()` is `nil` only for an empty group.
         guard let value = try await group.next() else {
-            throw TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
+            throw TimedOut.failure(after: timeout)
         }
         return value
     }
@@ -104,4 +104,9 @@ private func withTimeout<C: Clock<Duration>, Value: Sendable>(
 struct TimedOut: Error, CustomStringConvertible {
     let timeout: Duration
     var description: String { "no response within \(timeout.roundedText)" }
+
+    /// What a call or attempt that outlived `timeout` ends with: `.transport` `timedOut`.
+    static func failure(after timeout: Duration) -> TransportFailure {
+        TransportFailure(.timedOut, underlying: TimedOut(timeout: timeout))
+    }
 }
