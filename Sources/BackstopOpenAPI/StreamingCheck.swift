@@ -289,7 +289,8 @@ struct StreamingCheck {
                 let backslash = word ^ (ones &* 0x5C)
                 // A byte is 0x22, 0x5C, below 0x20 or above 0x7F: its high bit is set in `special`
                 // (a false alarm now and then past a real one; the byte loop sorts those out).
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+                let special =
+                    JSONScanner.zeroByteMask(quote) | JSONScanner.zeroByteMask(backslash) | ((word &- ones &* 0x20) & ~word) | word
                 if special & highs != 0 { break }
                 index += 8
             }
@@ -349,14 +350,7 @@ struct StreamingCheck {
         guard index + 4 <= count else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {
-            let byte = bytes[index + offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = JSONScanner.hexValue(bytes[index + offset]) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// One pass, no allocation per value: strings and numbers stay as byte ranges of the
 /// document and are converted only when a `Decodable` asks for them.
-struct JSONScanner {
+package struct JSONScanner {
     /// Foundation accepts 512 levels of nesting and rejects the 513th; so do we.
     static let maximumDepth = 512
 
@@ -423,8 +423,8 @@ struct JSONScanner {
 
     /// Masked with `0x8080…`, the high bit of each byte of `word` that is zero; a byte above the
     /// lowest zero one may be flagged too, so only "any" and "the lowest" can be trusted.
-    @inline(__always)
-    static func zeroByteMask(_ word: UInt64) -> UInt64 {
+    @inlinable
+    package static func zeroByteMask(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word
     }
 
@@ -473,8 +473,8 @@ struct JSONScanner {
         }
     }
 
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    @inlinable
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

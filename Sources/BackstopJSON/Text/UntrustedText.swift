@@ -104,18 +104,12 @@ package enum UntrustedText {
         // At most eight digits: more cannot name a scalar, and must not overflow.
         while index < input.count, index - (start + 3) <= 8 {
             let byte = input[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "}"):
+            if byte == UInt8(ascii: "}") {
                 guard index > start + 3, let scalar = Unicode.Scalar(value) else { return nil }
                 return (scalar, index + 1)
-            default: return nil
             }
-            guard index - (start + 3) < 8 else { return nil }
-            value = value << 4 | digit
+            guard let digit = JSONScanner.hexValue(byte), index - (start + 3) < 8 else { return nil }
+            value = value << 4 | UInt32(digit)
             index += 1
         }
         return nil
