@@ -274,6 +274,7 @@ let package = Package(
                 "BackstopAsyncHTTPClient",
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOPosix", "swift-nio", by: "AsyncHTTPClient"),
                 guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),
                 guarded("NIOSSL", "swift-nio-ssl", by: "AsyncHTTPClient"),
                 "BackstopJSON",

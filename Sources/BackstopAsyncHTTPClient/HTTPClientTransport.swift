@@ -20,7 +20,13 @@ import OpenAPIRuntime
 /// failed name lookup `cannotFindHost`, a TLS error `tlsFailure`; see
 /// ``Backstop/TransportFailure/init(asyncHTTPClientError:)``. The error thrown is the
 /// ``Backstop/TransportFailure``, with AsyncHTTPClient's own error as its `underlying`.
-public struct HTTPClientTransport: ClientTransport {
+///
+/// A call that `APIClient` runs in tasks of its own (one with a total timeout, which is the
+/// default, or a hedged one) goes on running on the SwiftNIO event loop that answered it until
+/// its answer is read, instead of moving to another thread and back: an answer larger than
+/// 64 KiB is parsed on the global executor, and the payload is decoded in the caller's task.
+/// The pipeline's middlewares may then run on the event loop, so they must not block.
+public struct HTTPClientTransport: ClientTransport, TaskPlacing {
     /// The transport whose errors are classified.
     public var transport: AsyncHTTPClientTransport
 
@@ -41,6 +47,15 @@ public struct HTTPClientTransport: ClientTransport {
     /// Classifies the errors of `transport`.
     public init(_ transport: AsyncHTTPClientTransport) {
         self.transport = transport
+    }
+
+    /// A call's attempt tasks go on running on the event loop that answered them
+    /// (``EventLoopTaskExecutor``).
+    package var taskPlacement: TaskPlacement {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return TaskPlacement(preferring: EventLoopTaskExecutor.shared)
+        }
+        return .global
     }
 
     public func send(

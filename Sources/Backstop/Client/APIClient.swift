@@ -43,13 +43,16 @@ public struct APIClient<General: ServerCode>: Sendable {
     /// The stages every call goes through.
     public var pipeline: ClientPipeline {
         didSet {
-            runner = CallRunner(pipeline)
+            runner = CallRunner(pipeline, placement: CallRunner.placement(of: transport))
             send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
         }
     }
     /// A ``StreamingURLSessionTransport`` unless given.
     public var transport: any ClientTransport {
-        didSet { send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport)) }
+        didSet {
+            runner = CallRunner(pipeline, placement: CallRunner.placement(of: transport))
+            send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
+        }
     }
     /// Runs each call through ``pipeline``'s stages; made again when the pipeline changes.
     private var runner: CallRunner
@@ -78,7 +81,7 @@ public struct APIClient<General: ServerCode>: Sendable {
         self.decoder = decoder
         self.pipeline = pipeline
         self.transport = transport
-        runner = CallRunner(pipeline)
+        runner = CallRunner(pipeline, placement: CallRunner.placement(of: transport))
         send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
     }
 

@@ -16,9 +16,13 @@ import OpenAPIRuntime
 final class CallRunner: Sendable {
     /// The configuration every stage reads.
     let pipeline: ClientPipeline
+    /// Where the tasks a call starts for its attempts (a timeout's, hedging's) run once they
+    /// wake: on the transport's own threads when it has some (``TaskPlacing``).
+    let placement: TaskPlacement
 
-    init(_ pipeline: ClientPipeline) {
+    init(_ pipeline: ClientPipeline, placement: TaskPlacement = .global) {
         self.pipeline = pipeline
+        self.placement = placement
     }
 
     /// Stage 1, observation: one span, one log line and one set of metrics per call, whatever
@@ -76,7 +80,7 @@ final class CallRunner: Sendable {
     func timeout(_ call: CallContext) async throws -> Answer {
         guard let timeout = call.options.timeout ?? pipeline.timeout else { return try await retry(call) }
         guard isHedged(call), let deadline = CallDeadline(timeout, on: pipeline.clock) else {
-            return try await withTimeout(timeout, clock: pipeline.clock) { try await self.retry(call) }
+            return try await withTimeout(timeout, clock: pipeline.clock, placement: placement) { try await self.retry(call) }
         }
         var call = call
         call.deadline = deadline
@@ -132,20 +136,24 @@ final class CallRunner: Sendable {
     /// is `.transport` `timedOut`, which retry may retry.
     func attemptTimeout(_ call: CallContext) async throws -> Answer {
         guard let attemptTimeout = pipeline.attemptTimeout else { return try await attempt(call) }
-        return try await withTimeout(attemptTimeout, clock: pipeline.clock) { try await self.attempt(call) }
+        return try await withTimeout(attemptTimeout, clock: pipeline.clock, placement: placement) { try await self.attempt(call) }
     }
 
     /// Stage 11, redirects: one attempt through the app's middlewares and the transport, composed
     /// once as `call.send` (``middlewares(_:before:)``, ``transport(_:)``), then again for each
     /// redirect the endpoint's or the pipeline's ``RedirectPolicy`` follows (`Redirects`), and the
-    /// last response's body read whole, within ``ClientPipeline/maximumResponseBytes``.
+    /// last response's body read whole, within ``ClientPipeline/maximumResponseBytes``, and
+    /// parsed for its codes.
     func attempt(_ call: CallContext) async throws -> Answer {
         call.record.recordAttempt()
         let (response, responseBody) = try await Redirects.send(
             call.request, body: call.body, baseURL: call.baseURL, operationID: call.options.operationID,
             policy: call.options.redirects ?? pipeline.redirects, send: call.send)
         let data = try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
-        return call.options.codes?.answer(response, body: data) ?? Answer(response: response, body: data)
+        guard let codes = call.options.codes else { return Answer(response: response, body: data) }
+        // A large answer is parsed off the transport's threads (see `TaskPlacement`).
+        guard data.count > TaskPlacement.largestAnswerParsedInPlace else { return codes.answer(response, body: data) }
+        return await placement.onGlobalExecutor { codes.answer(response, body: data) }
     }
 
     /// Stage 12, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
@@ -172,6 +180,12 @@ final class CallRunner: Sendable {
 }
 
 extension CallRunner {
+    /// Where `transport` has a call's attempt tasks run: on its own threads if it says so
+    /// (``TaskPlacing``), else on the global executor.
+    static func placement(of transport: any ClientTransport) -> TaskPlacement {
+        (transport as? any TaskPlacing)?.taskPlacement ?? .global
+    }
+
     /// Observation around one call, inside `span` if traced.
     private func observed<Output, Failure: Error, General, Module>(
         method: HTTPRequest.Method, operationID: String, path: @autoclosure () -> String, span: (any CallSpan)?,

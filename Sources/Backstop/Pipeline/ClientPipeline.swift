@@ -102,7 +102,9 @@ public struct ClientPipeline: Sendable {
     /// `.transport` `timedOut`, which ``retry`` may retry. `nil` by default.
     public var attemptTimeout: Duration?
     /// The app's own middlewares, run first to last around each attempt, inside every
-    /// stage above: they see each attempt with its credential applied.
+    /// stage above: they see each attempt with its credential applied. On a transport that
+    /// runs a call's attempts on its own threads (`HTTPClientTransport`, on SwiftNIO's event
+    /// loops), they may run there: like any async code, they must not block.
     public var middlewares: [any ClientMiddleware]
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`; request bodies
     /// that can be read only once are buffered up to it to be replayed.

@@ -50,7 +50,7 @@ extension CallRunner {
         // The attempts are not children of the call, so its cancellation reaches them through the race (see `HedgeRace`).
         let outcome: Result<Answer, any Error> = await withTaskCancellationHandler {
             // The first attempt starts on this thread, as a call without hedging does.
-            let first = Task.startingHere(operation: attempt)
+            let first = Task.startingHere(on: placement, operation: attempt)
             race.add(.task(first))
             if call.sendIsBorrowed { attempts.append(first) }
             deadlines.start(1, in: race)
@@ -64,7 +64,7 @@ extension CallRunner {
                 hedges += 1
                 running += 1
                 call.record.recordRetry(reason: "hedge")
-                let hedge = Task(operation: attempt)
+                let hedge = Task.enqueued(on: placement, operation: attempt)
                 race.add(.task(hedge))
                 if call.sendIsBorrowed { attempts.append(hedge) }
                 if timers <= hedges, hedges < hedging.maximumHedges {

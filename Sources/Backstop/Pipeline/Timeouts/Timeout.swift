@@ -1,7 +1,8 @@
 import Dispatch
 
 /// Runs `operation` for at most `timeout` on `clock`, in a task of its own that the deadline
-/// cancels; whichever ends first decides.
+/// cancels; whichever ends first decides. On the system's clocks the task wakes where
+/// `placement` says.
 ///
 /// The caller's own task is never cancelled: only the operation's task is, so the caller
 /// goes on to report `.transport` `timedOut`. Cancelling the caller cancels the operation.
@@ -9,10 +10,11 @@ import Dispatch
 func withTimeout<Value: Sendable>(
     _ timeout: Duration,
     clock: any Clock<Duration>,
+    placement: TaskPlacement,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
     guard isSystemClock(clock) else { return try await withTimeout(timeout, on: clock, operation) }
-    return try await withSystemTimeout(timeout, operation)
+    return try await withSystemTimeout(timeout, placement: placement, operation)
 }
 
 /// Whether `clock` is one of the system's, whose deadlines ``DeadlineTimers`` keeps.
@@ -40,13 +42,14 @@ func uptimeDeadline(after timeout: Duration) -> UInt64 {
 /// the call: tens of thousands of them at a few hundred calls a second.
 private func withSystemTimeout<Value: Sendable>(
     _ timeout: Duration,
+    placement: TaskPlacement,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
     let deadline = uptimeDeadline(after: timeout)
     // Not a child, so a cancelled caller's cancellation is handed on: its task starts cancelled,
     // as a child would.
     let callerIsCancelled = Task.isCancelled
-    let task = Task<Result<Value, any Error>, Never>.startingHere {
+    let task = Task<Result<Value, any Error>, Never>.startingHere(on: placement) {
         if callerIsCancelled { withUnsafeCurrentTask { $0?.cancel() } }
         do {
             return .success(try await operation())
