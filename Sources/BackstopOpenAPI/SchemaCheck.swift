@@ -57,8 +57,8 @@ struct SchemaCheck {
         case .any: return isClean(index)
         case .null: return false
         case .boolean: return node.kind == .true || node.kind == .false
-        case .integer: return node.kind == .number && node.isInteger
-        case .number: return node.kind == .number && !node.isNonFinite
+        case .integer: return node.kind == .number && node.isInteger && readsAsInteger(node)
+        case .number: return node.kind == .number && !node.isNonFinite && readsAsDouble(node)
         case .string: return node.kind == .string && stringFits(index, node, schema, schemaIndex)
         case .array:
             guard node.kind == .array else { return false }
@@ -87,6 +87,8 @@ struct SchemaCheck {
         var member = index + 1
         for _ in 0..<Int(node.length) {
             let value = member + 1
+            // A key with dirt in it is written anew.
+            if !tape[member].isPlainText && !document.stringDirt(at: member).isEmpty { return false }
             if let found = property(named: member, in: schema, from: &cursor) {
                 let property = properties[Int(schema.propertyStart) + found]
                 if tape[value].kind == .null && !property.required {
@@ -163,9 +165,23 @@ struct SchemaCheck {
         while current < end {
             let node = tape[current]
             if node.kind == .string && !node.isPlainText && !document.stringDirt(at: current).isEmpty { return false }
-            if node.kind == .number && node.isNonFinite { return false }
+            if node.kind == .number && (node.isNonFinite || !readsAsDouble(node)) { return false }
             current += 1
         }
         return true
+    }
+
+    /// Whether the generated code's `Int` holds the integer `node` writes: 18 digits always do.
+    private func readsAsInteger(_ node: JSONNode) -> Bool {
+        node.length <= 18 || Coercion.integer(UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length)), as: Int64.self) != nil
+    }
+
+    /// Whether Foundation reads the number `node` writes as a `Double`: not when it overflows, or
+    /// when it is not zero and rounds to zero (`1e400`, `1e-400`). Up to 300 bytes without an
+    /// exponent always does.
+    private func readsAsDouble(_ node: JSONNode) -> Bool {
+        let raw = UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length))
+        if raw.count <= 300 && !raw.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { return true }
+        return Coercion.floatingPoint(raw, as: Double.self) != nil
     }
 }

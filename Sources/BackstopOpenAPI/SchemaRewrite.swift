@@ -32,6 +32,8 @@ struct SchemaRewrite {
     private var path: [PathKey] = []
     /// The containers that held a trailing comma.
     private let trailingCommas: Set<Int>
+    /// The same, by tape index in order: which values hold one, themselves or deeper.
+    private let commaContainers: [Int]
 
     init(document: JSONDocument, schemas: UnsafeBufferPointer<CompiledSchema>, policy: DecodingPolicy, check: SchemaCheck) {
         self.document = document
@@ -39,6 +41,7 @@ struct SchemaRewrite {
         self.policy = policy
         self.check = check
         trailingCommas = Set(document.trailingCommas.map(\.container))
+        commaContainers = trailingCommas.sorted()
         out.reserveCapacity(document.byteCount + 64)
     }
 
@@ -51,6 +54,21 @@ struct SchemaRewrite {
         repairs.append(Repair(path: at, expected: expected, found: found, action: action, reason: reason))
     }
 
+    /// Whether the value at tape `index` held a trailing comma, itself or in a value inside it:
+    /// such a value is written anew, never copied (the generated code's decoder refuses the comma).
+    private func holdsTrailingComma(_ index: Int) -> Bool {
+        guard !commaContainers.isEmpty else { return false }
+        // A container's values follow it on the tape, up to the value after it.
+        let end = document.next(after: index)
+        var low = 0
+        var high = commaContainers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if commaContainers[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < commaContainers.count && commaContainers[low] < end
+    }
+
     private func invalid(_ index: Int, _ problem: DecodingFailure.Problem, _ detail: String) -> Invalid {
         Invalid(path: pathText, problem: problem, detail: detail, found: document.found(index))
     }
@@ -61,7 +79,7 @@ struct SchemaRewrite {
     mutating func write(_ index: Int, _ schemaIndex: Int) -> Invalid? {
         let node = document[index]
         let schema = schemas[schemaIndex]
-        if !trailingCommas.contains(index) && check.fits(index, schemaIndex) {
+        if !holdsTrailingComma(index) && check.fits(index, schemaIndex) {
             copy(index)
             return nil
         }
@@ -118,7 +136,7 @@ struct SchemaRewrite {
     /// Any value: copied, but for the dirt a lenient parse accepted.
     private mutating func writeAny(_ index: Int) -> Invalid? {
         let node = document[index]
-        if !trailingCommas.contains(index) && check.isClean(index) {
+        if !holdsTrailingComma(index) && check.isClean(index) {
             copy(index)
             return nil
         }
@@ -158,7 +176,7 @@ struct SchemaRewrite {
                 let key = PathKey(stringValue: document.lenientText(of: member))
                 let mark = (out.count, repairs.count)
                 if wrote { out.append(UInt8(ascii: ",")) }
-                writeKey(member)
+                writeKey(member, as: key)
                 path.append(key)
                 let failed = writeAny(member + 1)
                 path.removeLast()
@@ -260,8 +278,8 @@ struct SchemaRewrite {
     }
 
     /// The repairs a lenient parse made inside the string at `index`.
-    private mutating func recordDirt(_ index: Int) {
-        for dirt in document.stringDirt(at: index) { record(dirt.action, "string", dirt.found, dirt.reason) }
+    private mutating func recordDirt(_ index: Int, key: PathKey? = nil) {
+        for dirt in document.stringDirt(at: index) { record(dirt.action, "string", dirt.found, dirt.reason, key: key) }
     }
 
     // MARK: Containers
@@ -310,7 +328,7 @@ struct SchemaRewrite {
             let key = PathKey(stringValue: found.map { schema.properties[$0].text } ?? document.lenientText(of: member))
             let mark = (out.count, repairs.count)
             if wrote { out.append(UInt8(ascii: ",")) }
-            writeKey(member)
+            writeKey(member, as: key)
             path.append(key)
             var failed: Invalid?
             if let found {
@@ -421,12 +439,14 @@ struct SchemaRewrite {
 
     // MARK: Text
 
-    private mutating func writeKey(_ keyIndex: Int) {
-        let key = document[keyIndex]
-        if key.isPlainText {
+    /// A member's key; one a lenient parse accepted dirt in is written anew, its dirt reported
+    /// at the member's path (the generated code's decoder refuses the raw bytes).
+    private mutating func writeKey(_ keyIndex: Int, as key: PathKey) {
+        if document[keyIndex].isPlainText {
             copy(keyIndex)
         } else {
             writeText(document.lenientText(of: keyIndex))
+            recordDirt(keyIndex, key: key)
         }
         out.append(UInt8(ascii: ":"))
     }

@@ -119,12 +119,15 @@ struct StreamingCheck {
     }
 
     /// A number as RFC 8259 writes it; with `integerOnly`, one with neither fraction nor exponent
-    /// (the tape's "integer", whatever its size).
+    /// that the generated code's `Int` surely holds (18 digits at most). Any number that might not
+    /// be a finite, non-zero-rounding `Double` to Foundation (more than 200 digits, or an exponent
+    /// of three digits) is left to the tape-based walk, which tells exactly.
     private mutating func number(integerOnly: Bool) -> Bool {
         var index = position
         @inline(__always) func isDigit(_ index: Int) -> Bool { index < count && bytes[index] &- 0x30 < 10 }
         if index < count && bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard isDigit(index) else { return false }
+        let digitsStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -135,12 +138,15 @@ struct StreamingCheck {
             index += 1
             while isDigit(index) { index += 1 }
         }
+        guard index - digitsStart <= (integerOnly ? 18 : 200) else { return false }
         if index < count && bytes[index] | 0x20 == UInt8(ascii: "e") {
             guard !integerOnly else { return false }
             index += 1
             if index < count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
             guard isDigit(index) else { return false }
+            let exponentStart = index
             while isDigit(index) { index += 1 }
+            guard index - exponentStart <= 2 else { return false }
         }
         position = index
         return true
