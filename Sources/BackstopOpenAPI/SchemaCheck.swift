@@ -173,7 +173,8 @@ struct SchemaCheck {
 
     /// Whether the generated code's `Int` holds the integer `node` writes: 18 digits always do.
     private func readsAsInteger(_ node: JSONNode) -> Bool {
-        node.length <= 18 || Coercion.integer(UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length)), as: Int64.self) != nil
+        node.length <= 18
+            || Coercion.integer(UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length)), as: Int64.self) != nil
     }
 
     /// Whether Foundation reads the number `node` writes as a `Double`: not when it overflows, or

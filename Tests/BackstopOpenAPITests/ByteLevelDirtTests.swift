@@ -101,7 +101,9 @@ struct ByteLevelDirtTests {
                 else { continue }
                 handedOn += 1
                 let unchanged = repaired.body == data && repaired.repairs.isEmpty
-                #expect(Self.parses(repaired.body), "\(file.lastPathComponent) as \(operation): \(unchanged ? "handed on as it came" : "repaired")")
+                #expect(
+                    Self.parses(repaired.body),
+                    "\(file.lastPathComponent) as \(operation): \(unchanged ? "handed on as it came" : "repaired")")
             }
         }
         #expect(handedOn > 95)
