@@ -8,13 +8,24 @@ import Yams
 /// An OpenAPI document compiled for repairs: each operation's JSON responses and the schema
 /// table they index. Built once; only read after.
 struct CompiledDocument: Sendable {
+    /// What one response holds: its JSON content types' root schemas; none when it has no body.
+    struct Contents: Sendable {
+        var types: [(type: String, schema: Int)]
+        /// The schema of `application/json`, which nearly every response has, found without comparing text.
+        var json: Int?
+
+        init(_ types: [(type: String, schema: Int)]) {
+            self.types = types
+            json = types.first { $0.type == "application/json" }?.schema
+        }
+    }
+
     /// The response schemas of one operation, by status.
     struct Responses: Sendable {
-        /// What a status's response holds: its JSON content types' root schemas; empty when it has no body.
-        var byStatus: [Int: [(type: String, schema: Int)]] = [:]
+        var byStatus: [Int: Contents] = [:]
         /// `2XX` and the like, by first digit.
-        var byRange: [Int: [(type: String, schema: Int)]] = [:]
-        var byDefault: [(type: String, schema: Int)]?
+        var byRange: [Int: Contents] = [:]
+        var byDefault: Contents?
     }
 
     /// What the document says of one response.
@@ -59,9 +70,9 @@ struct CompiledDocument: Sendable {
                         contents.append((type: type, schema: root))
                     }
                     switch status.value {
-                    case .status(let code): responses.byStatus[code] = contents
-                    case .range(let range): responses.byRange[Int(range.rawValue.prefix(1)) ?? 0] = contents
-                    case .default: responses.byDefault = contents
+                    case .status(let code): responses.byStatus[code] = Contents(contents)
+                    case .range(let range): responses.byRange[Int(range.rawValue.prefix(1)) ?? 0] = Contents(contents)
+                    case .default: responses.byDefault = Contents(contents)
                     }
                 }
                 operations[operationID] = responses
@@ -80,7 +91,12 @@ struct CompiledDocument: Sendable {
         guard let contents = responses.byStatus[status] ?? responses.byRange[status / 100] ?? responses.byDefault else {
             return .undescribed("the document describes no response \(status) of \(operationID)")
         }
-        if contents.isEmpty { return .noBody }
+        guard let first = contents.types.first else { return .noBody }
+        if contentType.map(Self.isApplicationJSON) ?? true {
+            // `application/json` as most servers send it (or no type, read as it): its schema, else
+            // the first JSON type the document gives.
+            return .schema(contents.json ?? first.schema)
+        }
         let type: String
         if let contentType, !contentType.isEmpty,
             contentType.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && !(0x41...0x5A).contains($0) })
@@ -93,12 +109,23 @@ struct CompiledDocument: Sendable {
                     $0.trimmingCharacters(in: .whitespaces).lowercased()
                 } ?? "application/json"
         }
-        if let match = contents.first(where: { $0.type == type }) { return .schema(match.schema) }
+        if let match = contents.types.first(where: { $0.type == type }) { return .schema(match.schema) }
         guard Self.isJSON(type) else {
             return .undescribed("the response \(status) of \(operationID) is \(type), not JSON")
         }
         // `application/json; charset=utf-8` against `application/json`, or a `+json` type the document spells otherwise.
-        return .schema(contents[0].schema)
+        return .schema(first.schema)
+    }
+
+    /// Whether `contentType` is `application/json` written as such: its bytes compared as they are.
+    @inline(__always)
+    private static func isApplicationJSON(_ contentType: String) -> Bool {
+        let canonical: StaticString = "application/json"
+        let length = canonical.utf8CodeUnitCount
+        return contentType.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count == length, let base = bytes.baseAddress else { return false }
+            return memcmp(base, canonical.utf8Start, length) == 0
+        } ?? (contentType == "application/json")
     }
 
     /// Runs `body` with a check of `document` against these schemas, every table lent as a pointer.

@@ -9,12 +9,13 @@ enum SchemaRepair {
     static func repair(_ body: Data, root: Int, in compiled: CompiledDocument, policy: DecodingPolicy) throws(DecodingFailure)
         -> RepairedBody
     {
-        guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+        // Most bodies are clean: one pass over the bytes tells, without the tape. Only a body it
+        // is not sure of pays for the parse and the walk below (an empty one is never clean).
+        if compiled.streamingFits(body, root: root) { return RepairedBody(body: body) }
+        let isBlank = body.withUnsafeBytes { raw in !raw.contains { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
+        guard !isBlank else {
             throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(compiled.schemas[root].name)", excerpt: "")
         }
-        // Most bodies are clean: one pass over the bytes tells, without the tape. Only a body it
-        // is not sure of pays for the parse and the walk below.
-        if compiled.streamingFits(body, root: root) { return RepairedBody(body: body) }
         let outcome: Result<RepairedBody, DecodingFailure>
         do {
             outcome = try JSONInputEncoding.withDocument(from: body, policy: policy) { document in

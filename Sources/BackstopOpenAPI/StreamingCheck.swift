@@ -294,10 +294,15 @@ struct StreamingCheck {
                 let quote = word ^ (ones &* 0x22)
                 let backslash = word ^ (ones &* 0x5C)
                 // A byte is 0x22, 0x5C, below 0x20 or above 0x7F: its high bit is set in `special`
-                // (a false alarm now and then past a real one; the byte loop sorts those out).
+                // (a false alarm now and then past a real one, never below it, so the lowest is
+                // real: the byte loop starts there).
                 let special =
-                    JSONScanner.zeroByteMask(quote) | JSONScanner.zeroByteMask(backslash) | ((word &- ones &* 0x20) & ~word) | word
-                if special & highs != 0 { break }
+                    (JSONScanner.zeroByteMask(quote) | JSONScanner.zeroByteMask(backslash) | ((word &- ones &* 0x20) & ~word) | word)
+                    & highs
+                if special != 0 {
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
                 index += 8
             }
             guard index < count else { return nil }
