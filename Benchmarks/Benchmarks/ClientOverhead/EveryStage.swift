@@ -7,6 +7,8 @@
 //   "APIClient" over "raw+Foundation" (per mille). Goals: at most 1,100 and 1,050.
 // - "client/<transport>/every-stage-parts": the same three and "every stage" without one stage
 //   each, each over "raw+Foundation" (per mille): what a stage costs in company.
+// - "client/<transport>/every-stage-blocks": the three of "every-stage", each sending 150
+//   requests in a row per round, 11 rounds per iteration, as issue 33's outside harness measured.
 //
 // Transports: "backstopURLSession" is `StreamingURLSessionTransport()`, `APIClient`'s default;
 // "backstopAsyncHTTPClient" is `HTTPClientTransport` on `HTTPClient(configuration: .backstop)`,
@@ -38,9 +40,10 @@ private enum BackstopTransport: String, CaseIterable {
 
 func registerEveryStage() {
     for transport in BackstopTransport.allCases {
-        for (name, sets) in [
-            ("every-stage", [StageSet.handWritten, .apiClient, .everyStage]),
-            ("every-stage-parts", StageSet.allCases),
+        for (name, sets, rounds, block) in [
+            ("every-stage", [StageSet.handWritten, .apiClient, .everyStage], 300, 1),
+            ("every-stage-parts", StageSet.allCases, 300, 1),
+            ("every-stage-blocks", [StageSet.handWritten, .apiClient, .everyStage], 11, 150),
         ] {
             let metrics = sets.dropFirst().map { set in
                 BenchmarkMetric.custom("\(set.rawValue) / raw+Foundation (‰)", useScalingFactor: false)
@@ -50,7 +53,7 @@ func registerEveryStage() {
                 configuration: .init(metrics: metrics, warmupIterations: 1, maxDuration: .seconds(40), maxIterations: 9)
             ) { (benchmark: Benchmark, requests: [Request]) async throws in
                 for _ in benchmark.scaledIterations {
-                    let medians = try await interleavedMedians(of: requests, rounds: 300, seed: 33)
+                    let medians = try await interleavedMedians(of: requests, rounds: rounds, block: block, seed: 33)
                     for (index, metric) in metrics.enumerated() {
                         benchmark.measurement(metric, Int((medians[index + 1] / medians[0]) * 1000))
                     }
