@@ -42,19 +42,13 @@ public struct APIClient<General: ServerCode>: Sendable {
     public var decoder: ResilientJSONDecoder
     /// The stages every call goes through.
     public var pipeline: ClientPipeline {
-        didSet {
-            runner = CallRunner(pipeline, placement: CallRunner.placement(of: transport))
-            send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
-        }
+        didSet { (runner, send) = Self.compose(pipeline, transport) }
     }
     /// A ``StreamingURLSessionTransport`` unless given.
     public var transport: any ClientTransport {
-        didSet {
-            runner = CallRunner(pipeline, placement: CallRunner.placement(of: transport))
-            send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
-        }
+        didSet { (runner, send) = Self.compose(pipeline, transport) }
     }
-    /// Runs each call through ``pipeline``'s stages; made again when the pipeline changes.
+    /// Runs each call through ``pipeline``'s stages; made again when the pipeline or the transport changes.
     private var runner: CallRunner
     /// The app's middlewares and the transport, composed once.
     private var send: CallContext.Send
@@ -81,8 +75,16 @@ public struct APIClient<General: ServerCode>: Sendable {
         self.decoder = decoder
         self.pipeline = pipeline
         self.transport = transport
-        runner = CallRunner(pipeline, placement: CallRunner.placement(of: transport))
-        send = CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
+        (runner, send) = Self.compose(pipeline, transport)
+    }
+
+    /// The runner of `pipeline`'s stages, placing attempt tasks as `transport` asks, and the
+    /// app's middlewares composed in front of `transport`: made again when either changes.
+    private static func compose(_ pipeline: ClientPipeline, _ transport: any ClientTransport) -> (CallRunner, CallContext.Send) {
+        (
+            CallRunner(pipeline, placement: CallRunner.placement(of: transport)),
+            CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
+        )
     }
 
     /// Sends `endpoint` and answers its payload.

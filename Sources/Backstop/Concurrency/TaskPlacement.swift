@@ -28,7 +28,7 @@ package struct TaskPlacement: Sendable {
 
     /// Answers larger than this are parsed on the global executor, not on the transport's
     /// threads: an event loop that parses megabytes of JSON holds up every connection it serves.
-    package static let largestAnswerParsedInPlace = 64 << 10
+    static let largestAnswerParsedInPlace = 64 << 10
 
     /// Whether attempt tasks run on the transport's executor.
     package var prefersTransportExecutor: Bool { executor != nil }
@@ -40,14 +40,16 @@ package struct TaskPlacement: Sendable {
         return executor as? any TaskExecutor
     }
 
-    /// `work`'s value, worked out on the global executor when attempt tasks prefer the
-    /// transport's, so that CPU-bound work leaves its threads.
-    func onGlobalExecutor<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        guard prefersTransportExecutor else { return work() }
+    /// `parse`'s value for an answer of `size` bytes: worked out on the global executor when
+    /// attempt tasks prefer the transport's and the answer is larger than
+    /// ``largestAnswerParsedInPlace``, so that CPU-bound work leaves the transport's threads;
+    /// in place otherwise.
+    func parsing<Value: Sendable>(size: Int, _ parse: @escaping @Sendable () -> Value) async -> Value {
+        guard prefersTransportExecutor, size > Self.largestAnswerParsedInPlace else { return parse() }
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            return await withTaskExecutorPreference(globalConcurrentExecutor) { await Self.run(work) }
+            return await withTaskExecutorPreference(globalConcurrentExecutor) { await Self.run(parse) }
         }
-        return work()
+        return parse()
     }
 
     /// Runs `work` wherever the task's executor preference says: a nonisolated async function

@@ -151,9 +151,7 @@ final class CallRunner: Sendable {
             policy: call.options.redirects ?? pipeline.redirects, send: call.send)
         let data = try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
         guard let codes = call.options.codes else { return Answer(response: response, body: data) }
-        // A large answer is parsed off the transport's threads (see `TaskPlacement`).
-        guard data.count > TaskPlacement.largestAnswerParsedInPlace else { return codes.answer(response, body: data) }
-        return await placement.onGlobalExecutor { codes.answer(response, body: data) }
+        return await placement.parsing(size: data.count) { codes.answer(response, body: data) }
     }
 
     /// Stage 12, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
