@@ -82,11 +82,27 @@ public struct ParsedJSON: @unchecked Sendable {
         return document.coercedInteger(valueIndex, as: Int.self).map { ($0, document.found(valueIndex)) }
     }
 
+    /// The number at `path` when it is written as a whole number (no fraction, no exponent)
+    /// that fits in an `Int`, as ``value(at:)`` reads it; `nil` for anything else. Read from the
+    /// parse alone: an envelope's code is read on every call.
+    package func wholeNumber(at path: [String]) -> Int? {
+        guard let valueIndex = document.index(at: path) else { return nil }
+        return document.wholeNumber(valueIndex)
+    }
+
     /// Decodes the value at `path` as `type`, with repairs whose paths start at the document root.
     ///
     /// Repairs also go to the decoder's reporter. A `path` that does not exist throws
     /// `DecodingError.keyNotFound` naming the first missing member.
     public func decode<T: Decodable>(_ type: T.Type, at path: [String] = []) throws -> DecodingReport<T> {
+        var repairs: [Repair] = []
+        let value = try decode(type, at: path, repairs: &repairs)
+        return DecodingReport(value: value, repairs: repairs)
+    }
+
+    /// ``decode(_:at:)`` with the repairs appended to `repairs`: a generic report looks up its
+    /// type's metadata on every call, which an unspecialized caller pays for each payload.
+    package func decode<T: Decodable>(_ type: T.Type, at path: [String], repairs: inout [Repair]) throws -> T {
         var components: [PathComponent] = []
         var current = 0
         for name in path {
@@ -102,9 +118,11 @@ public struct ParsedJSON: @unchecked Sendable {
         }
         let state = DecoderState(document: document, options: options, index: current, path: components)
         let value = try state.decodeRoot(type)
-        let repairs = state.repairs
-        if !repairs.isEmpty, let reporter = decoder.reporter { reporter.report(repairs, decoding: type) }
-        return DecodingReport(value: value, repairs: repairs)
+        if !state.repairs.isEmpty {
+            if let reporter = decoder.reporter { reporter.report(state.repairs, decoding: type) }
+            repairs += state.repairs
+        }
+        return value
     }
 
     /// The start of the document as text, for error messages; at most `limit` characters.

@@ -101,28 +101,33 @@ public struct APIClient<General: ServerCode>: Sendable {
     ) async throws(APIError<General, Module>) -> APIResponse<Payload> {
         // A call whose task is already cancelled costs nothing more: not even a request.
         if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
-        let made = Result { () throws(APIError<General, Module>) in try makeRequest(for: endpoint) }
+        // Made again inside the call, with its body: only a traced call pays for it twice.
         let traced = {
-            let request = (try? made.get())?.0 ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
+            let request = (try? requestLine(for: endpoint)) ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
             return TracedCall(operationName: endpoint.operationID, request: request, baseURL: baseURL)
         }
-        return try await runner.observe(method: endpoint.method, operationID: endpoint.operationID, path: endpoint.path, traced: traced) {
-            record in await call(endpoint, made, record: record)
-        }.get()
+        var result: Result<APIResponse<Payload>, APIError<General, Module>>?
+        await runner.observe(method: endpoint.method, operationID: endpoint.operationID, path: endpoint.path, traced: traced) {
+            record in await call(endpoint, record: record, result: &result)
+        }
+        // `observe` always runs `call`; an error is made only if it did not, since making one
+        // (its underlying error bridged) costs more than a small call.
+        guard let result else { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
+        return try result.get()
     }
 
-    /// The call of `endpoint` whose request line and body are `made`, from coalescing down,
-    /// and its payload decoded.
+    /// The call of `endpoint` from its request's making down through coalescing, and its payload
+    /// decoded into `result`; answers what observation reports of it.
     private func call<Payload, Module>(
-        _ endpoint: Endpoint<Payload, Module>, _ made: Result<(HTTPRequest, HTTPBody?), APIError<General, Module>>,
-        record: CallRecord
-    ) async -> CallEnding<APIResponse<Payload>, APIError<General, Module>, General, Module> {
+        _ endpoint: Endpoint<Payload, Module>,
+        record: CallRecord, result: inout Result<APIResponse<Payload>, APIError<General, Module>>?
+    ) async -> CallEnding {
         let start = ContinuousClock.now
         let contract = endpoint.contract ?? self.contract
         var request: HTTPRequest?
         var status: HTTPResponse.Status?
         do throws(APIError<General, Module>) {
-            let (made, body) = try made.get()
+            let (made, body) = try makeRequest(for: endpoint)
             request = made
             let options = CallOptions(
                 operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
@@ -140,19 +145,22 @@ public struct APIClient<General: ServerCode>: Sendable {
             }
             status = answer.response.status
             // The pipeline parsed the body to read its code; decoding reads the same parse.
-            let report = try contract.unwrap(
+            var repairs: [Repair] = []
+            let payload = try contract.unwrap(
                 Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
-                response: answer.response, decoder: decoder, throwing: APIError<General, Module>.self)
-            pipeline.recordDrift(report.repairs, operation: endpoint.operationID, request: request, record: record)
-            let response = APIResponse(
-                status: answer.response.status, headerFields: answer.response.headerFields,
-                payload: report.value, repairs: report.repairs,
-                attempts: record.attempts, duration: ContinuousClock.now - start)
-            return CallEnding(result: .success(response), request: made, status: status, repairs: report.repairs.count)
+                response: answer.response, decoder: decoder, repairs: &repairs, throwing: APIError<General, Module>.self)
+            pipeline.recordDrift(repairs, operation: endpoint.operationID, request: request, record: record)
+            result = .success(
+                APIResponse(
+                    status: answer.response.status, headerFields: answer.response.headerFields,
+                    payload: payload, repairs: repairs,
+                    attempts: record.attempts, duration: ContinuousClock.now - start))
+            return CallEnding(request: made, status: status, repairs: repairs.count)
         } catch {
             if case .http(let failure) = error { status = failure.status }
             let redacted = pipeline.redacted(error, request: request, record: record)
-            return CallEnding(result: .failure(redacted), failure: redacted, request: request, status: status)
+            result = .failure(redacted)
+            return CallEnding(failure: redacted, request: request, status: status)
         }
     }
 }

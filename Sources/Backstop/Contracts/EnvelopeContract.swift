@@ -124,6 +124,8 @@ public struct EnvelopeContract: ResponseContract, Hashable {
         guard let codePath else {
             throw DecodingFailure(.code, at: .root, .missing, detail: "the contract names no code path", in: body)
         }
+        // Most codes are whole numbers: read without building a `JSONValue`.
+        if let number = body.wholeNumber(at: codePath.members) { return RawServerCode(number) }
         switch body.value(at: codePath.members) {
         case .integer(let number)?:
             if let value = Int(exactly: number) { return RawServerCode(value) }

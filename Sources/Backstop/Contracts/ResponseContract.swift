@@ -81,19 +81,24 @@ extension ResponseContract {
         decoder: ResilientJSONDecoder = ResilientJSONDecoder(),
         throwing errorType: APIError<General, Module>.Type
     ) throws(APIError<General, Module>) -> DecodingReport<Payload> {
-        try unwrap(type, from: body, parsed: nil, response: response, decoder: decoder, throwing: errorType)
+        var repairs: [Repair] = []
+        let value = try unwrap(type, from: body, parsed: nil, response: response, decoder: decoder, repairs: &repairs, throwing: errorType)
+        return DecodingReport(value: value, repairs: repairs)
     }
 
     /// ``unwrap(_:from:response:decoder:throwing:)`` of a body that may already be parsed:
-    /// `parsed`, when given, must be `body` parsed with `decoder`'s policy.
+    /// `parsed`, when given, must be `body` parsed with `decoder`'s policy. The repairs are
+    /// appended to `repairs` rather than returned in a ``DecodingReport``, whose type an
+    /// unspecialized caller would look up on every call.
     func unwrap<Payload: Decodable, General, Module>(
         _ type: Payload.Type,
         from body: Data,
         parsed: ParsedJSON?,
         response: HTTPResponse,
         decoder: ResilientJSONDecoder,
+        repairs: inout [Repair],
         throwing errorType: APIError<General, Module>.Type
-    ) throws(APIError<General, Module>) -> DecodingReport<Payload> {
+    ) throws(APIError<General, Module>) -> Payload {
         let status = response.status
         guard acceptedStatuses.contains(status.code) else {
             var failure = HTTPFailure(status: status, headerFields: response.headerFields, body: body)
@@ -105,8 +110,7 @@ extension ResponseContract {
         // 204 and 205 have no body by definition, so there is no envelope to read.
         if status == .noContent || status == .resetContent {
             do {
-                return DecodingReport(
-                    value: try Self.absent(type, at: .root, because: "\(status.code) has no content", excerpt: ""), repairs: [])
+                return try Self.absent(type, at: .root, because: "\(status.code) has no content", excerpt: "")
             } catch {
                 throw .decoding(error)
             }
@@ -120,16 +124,18 @@ extension ResponseContract {
         } catch {
             throw .decoding(error)
         }
-        let repairs = (json?.parsingRepairs ?? []) + envelope.repairs
-        if !repairs.isEmpty { decoder.reporter?.report(repairs, decoding: Envelope.self) }
+        let envelopeRepairs = (json?.parsingRepairs ?? []) + envelope.repairs
+        if !envelopeRepairs.isEmpty {
+            decoder.reporter?.report(envelopeRepairs, decoding: Envelope.self)
+            repairs += envelopeRepairs
+        }
 
         switch envelope.outcome {
         case .failure(let code, let message):
             throw .server(ServerError(code: code, message: message))
         case .success(let path):
             do {
-                let payload = try Self.payload(type, at: path, in: json)
-                return DecodingReport(value: payload.value, repairs: repairs + payload.repairs)
+                return try Self.payload(type, at: path, in: json, repairs: &repairs)
             } catch {
                 throw .decoding(error)
             }
@@ -151,17 +157,18 @@ extension ResponseContract {
     }
 
     private static func payload<Payload: Decodable>(
-        _ type: Payload.Type, at path: EnvelopePath, in json: ParsedJSON?
-    ) throws(DecodingFailure) -> DecodingReport<Payload> {
-        if let none = NoPayload() as? Payload { return DecodingReport(value: none, repairs: []) }
+        _ type: Payload.Type, at path: EnvelopePath, in json: ParsedJSON?, repairs: inout [Repair]
+    ) throws(DecodingFailure) -> Payload {
+        // Compared before cast: casting to an unspecialized `Payload` looks up `Payload?`.
+        if Payload.self == NoPayload.self, let none = NoPayload() as? Payload { return none }
         guard let json else {
-            return DecodingReport(value: try absent(type, at: path, because: "the body is empty", excerpt: ""), repairs: [])
+            return try absent(type, at: path, because: "the body is empty", excerpt: "")
         }
         if json.kind(at: path.members) == .missing {
-            return DecodingReport(value: try absent(type, at: path, because: nil, excerpt: DecodingFailure.excerpt(of: json)), repairs: [])
+            return try absent(type, at: path, because: nil, excerpt: DecodingFailure.excerpt(of: json))
         }
         do {
-            return try json.decode(type, at: path.members)
+            return try json.decode(type, at: path.members, repairs: &repairs)
         } catch {
             throw DecodingFailure(decoding: error, payloadAt: path, excerpt: DecodingFailure.excerpt(of: json))
         }

@@ -1,13 +1,15 @@
 import HTTPTypes
 
-/// How a call ended, as its entry point made it: what the caller gets, and what observation
-/// (``CallRunner/observe(method:operationID:path:traced:_:)``) reports of it.
-struct CallEnding<Output, Failure: Error, General: ServerCode, Module: ServerCode> {
-    /// What the caller gets.
-    var result: Result<Output, Failure>
+/// How a call ended, as observation (``CallRunner/observe(method:operationID:path:traced:_:)``)
+/// reports it; what the caller gets stays with the entry point.
+///
+/// Not generic over the payload or the codes: an entry point is generic over both, and every
+/// generic value passed between its functions looks up its type's metadata at run time, on
+/// every call.
+struct CallEnding {
     /// The call's failure as logs, metrics and the span report it, when it failed; a generated
     /// client's response with a status of 400 or more included, though its caller gets it.
-    var failure: APIError<General, Module>?
+    var failure: (any ReportedFailure)?
     /// The request as the caller made it, before trace context and credential, for its path
     /// and secrets; `nil` when none could be made.
     var request: HTTPRequest?
@@ -15,4 +17,19 @@ struct CallEnding<Output, Failure: Error, General: ServerCode, Module: ServerCod
     var status: HTTPResponse.Status?
     /// How many repairs decoding made.
     var repairs = 0
+}
+
+/// What observation reads of a call's failure: an ``APIError`` of any codes, described only
+/// when someone reports it.
+protocol ReportedFailure {
+    /// The layer's name: `transport`, `http`, `server`, `decoding` or `client`.
+    var layerName: String { get }
+    /// ``APIError/groupingIdentifier``.
+    var groupingIdentifier: String { get }
+    /// The one-line description.
+    var description: String { get }
+}
+
+extension APIError: ReportedFailure {
+    var layerName: String { layer.rawValue }
 }

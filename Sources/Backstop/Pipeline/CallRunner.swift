@@ -28,16 +28,17 @@ final class CallRunner: Sendable {
     /// Stage 1, observation: one span, one log line and one set of metrics per call, whatever
     /// happens inside. `call` makes the call's context and runs it from ``coalesce(_:)`` down,
     /// then makes the answer the entry point's own (``APIClient`` decodes it inside, so a
-    /// payload that cannot be decoded is the call's outcome too).
-    func observe<Output, Failure: Error, General, Module>(
+    /// payload that cannot be decoded is the call's outcome too), keeping what its caller gets
+    /// and answering what is reported.
+    func observe(
         method: HTTPRequest.Method, operationID: String, path: @autoclosure () -> String,
         traced: () -> TracedCall,
-        _ call: (CallRecord) async -> CallEnding<Output, Failure, General, Module>
-    ) async -> Result<Output, Failure> {
+        _ call: (CallRecord) async -> CallEnding
+    ) async {
         guard let tracing = pipeline.tracing, tracing.tracer.isTracing else {
             return await observed(method: method, operationID: operationID, path: path(), span: nil, call)
         }
-        return await tracing.tracer.withCallSpan(traced) { span in
+        await tracing.tracer.withCallSpan(traced) { span in
             await observed(method: method, operationID: operationID, path: path(), span: span, call)
         }
     }
@@ -185,10 +186,10 @@ extension CallRunner {
     }
 
     /// Observation around one call, inside `span` if traced.
-    private func observed<Output, Failure: Error, General, Module>(
+    private func observed(
         method: HTTPRequest.Method, operationID: String, path: @autoclosure () -> String, span: (any CallSpan)?,
-        _ call: (CallRecord) async -> CallEnding<Output, Failure, General, Module>
-    ) async -> Result<Output, Failure> {
+        _ call: (CallRecord) async -> CallEnding
+    ) async {
         let start = ContinuousClock.now
         let record = CallRecord(span: span)
         let ending = await call(record)
@@ -203,7 +204,6 @@ extension CallRunner {
             if let failure { outcome.fail(with: failure) }
             pipeline.report(outcome, request: ending.request, record: record)
         }
-        return ending.result
     }
 
     /// Who the call's answer is for, when it carries the session's credential: calls for two

@@ -131,22 +131,29 @@ public struct PipelineMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let traced = { TracedCall(operationName: operationID, request: request, baseURL: baseURL) }
-        return try await runner.observe(method: request.method, operationID: operationID, path: request.path ?? "", traced: traced) {
-            record in await call(request, body: body, baseURL: baseURL, operationID: operationID, record: record, next: next)
-        }.get()
+        var result: Result<(HTTPResponse, HTTPBody?), any Error>?
+        await runner.observe(method: request.method, operationID: operationID, path: request.path ?? "", traced: traced) {
+            record in await call(request, body: body, baseURL: baseURL, operationID: operationID, record: record, next: next, result: &result)
+        }
+        // `observe` always runs `call`.
+        guard let result else { throw CancellationError() }
+        return try result.get()
     }
 
-    /// One operation through the pipeline from coalescing down, with `next` lent to it.
+    /// One operation through the pipeline from coalescing down, with `next` lent to it; what the
+    /// generated client gets goes into `result`, and what observation reports is answered.
     private func call(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
         record: CallRecord,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async -> CallEnding<(HTTPResponse, HTTPBody?), any Error, NoModuleCodes, NoModuleCodes> {
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?),
+        result: inout Result<(HTTPResponse, HTTPBody?), any Error>?
+    ) async -> CallEnding {
         if let refused = RequestPath.dotSegment(in: request.path ?? "").map({ RequestPath.refusal($0, of: operationID) }) {
-            return CallEnding(result: .failure(refused), failure: .client(refused), request: request)
+            result = .failure(refused)
+            return CallEnding(failure: APIError<NoModuleCodes, NoModuleCodes>.client(refused), request: request)
         }
         let options = CallOptions(
             operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
@@ -167,9 +174,8 @@ public struct PipelineMiddleware: ClientMiddleware {
             }
             if let business = businessFailure?(answer.body, answer.parsed, answer.response) {
                 let failure = pipeline.redacted(business.logged, request: request, record: record)
-                return CallEnding(
-                    result: .failure(pipeline.redacted(surfaced: business.thrown, request: request, record: record)), failure: failure,
-                    request: request, status: answer.response.status)
+                result = .failure(pipeline.redacted(surfaced: business.thrown, request: request, record: record))
+                return CallEnding(failure: failure, request: request, status: answer.response.status)
             }
             var handedOn = answer.body
             var repairs = 0
@@ -182,7 +188,8 @@ public struct PipelineMiddleware: ClientMiddleware {
                 } catch {
                     let failure = pipeline.redacted(
                         APIError<NoModuleCodes, NoModuleCodes>.decoding(error), request: request, record: record)
-                    return CallEnding(result: .failure(failure), failure: failure, request: request, status: answer.response.status)
+                    result = .failure(failure)
+                    return CallEnding(failure: failure, request: request, status: answer.response.status)
                 }
                 handedOn = repaired.body
                 repairs = repaired.repairs.count
@@ -191,14 +198,12 @@ public struct PipelineMiddleware: ClientMiddleware {
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
                 answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil
-            return CallEnding(
-                result: .success((answer.response, HTTPBody(handedOn))), failure: failure, request: request,
-                status: answer.response.status, repairs: repairs)
+            result = .success((answer.response, HTTPBody(handedOn)))
+            return CallEnding(failure: failure, request: request, status: answer.response.status, repairs: repairs)
         } catch {
             let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
-            return CallEnding(
-                result: .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record)), failure: failure,
-                request: request)
+            result = .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record))
+            return CallEnding(failure: failure, request: request)
         }
     }
 

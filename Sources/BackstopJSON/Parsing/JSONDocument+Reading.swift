@@ -162,6 +162,13 @@ extension JSONDocument {
 
     // MARK: Coercions
 
+    /// A number written without fraction or exponent, when it fits in an `Int`.
+    func wholeNumber(_ valueIndex: Int) -> Int? {
+        let node = self[valueIndex]
+        guard node.kind == .number, node.flags.contains(.integer) else { return nil }
+        return JSONNumber.integer(raw(node), negative: node.flags.contains(.negative), as: Int.self)
+    }
+
     // The lossless coercions of `DecodingPolicy` applied to a value as written, whatever the
     // policy: the decoder asks for them when its policy allows, the property wrappers and
     // Backstop's envelope reader always. They read the bytes as written, so an escaped

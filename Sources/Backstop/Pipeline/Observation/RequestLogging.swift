@@ -52,21 +52,35 @@ public struct RequestLogging: Sendable {
         metadata["duration_ms"] = .string(milliseconds)
         metadata["attempts"] = .string(attempts)
         metadata["repairs"] = .string(repairs)
-        var message = "\(method) \(path) → "
+        // One buffer sized for the whole line: appending to a small string regrows it a few
+        // times, and the line's dozen pieces cost more than the rest of the line.
+        var message = String()
+        message.reserveCapacity(64 + path.utf8.count)
+        message += method
+        message += " "
+        message += path
+        message += " → "
         if let status = outcome.status {
             let code = String(status.code)
             metadata["status"] = .string(code)
-            message += "\(code) "
+            message += code
+            message += " "
         }
-        message += "in \(milliseconds) ms, \(attempts) attempt\(outcome.attempts == 1 ? "" : "s"), "
-        message += "\(repairs) repair\(outcome.repairs == 1 ? "" : "s")"
+        message += "in "
+        message += milliseconds
+        message += " ms, "
+        message += attempts
+        message += outcome.attempts == 1 ? " attempt, " : " attempts, "
+        message += repairs
+        message += outcome.repairs == 1 ? " repair" : " repairs"
         if !outcome.retries.isEmpty { metadata["retries"] = .string(outcome.retries.joined(separator: ",")) }
         if let failure = outcome.failure {
             let description = secrets.text(failure.description)
             metadata["layer"] = .string(failure.layer)
             metadata["error"] = .string(description)
-            message += ": \(description)"
+            message += ": "
+            message += description
         }
-        logger.log(level: level, "\(message)", metadata: metadata)
+        logger.log(level: level, Logger.Message(stringLiteral: message), metadata: metadata)
     }
 }

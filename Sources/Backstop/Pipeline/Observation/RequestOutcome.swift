@@ -16,7 +16,7 @@ struct RequestOutcome: Sendable {
     var failure: (layer: String, identifier: String, description: String)?
 
     /// Records `error` as the call's failure.
-    mutating func fail<General, Module>(with error: APIError<General, Module>) {
-        failure = (error.layer.rawValue, error.groupingIdentifier, error.description)
+    mutating func fail(with error: any ReportedFailure) {
+        failure = (error.layerName, error.groupingIdentifier, error.description)
     }
 }
