@@ -103,7 +103,9 @@ public struct APIClient<General: ServerCode>: Sendable {
         if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
         // Made again inside the call, with its body: only a traced call pays for it twice.
         let traced = {
-            let request = (try? requestLine(for: endpoint)) ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
+            let request =
+                (try? requestLine(for: endpoint))
+                ?? HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: endpoint.path)
             return TracedCall(operationName: endpoint.operationID, request: request, baseURL: baseURL)
         }
         var result: Result<APIResponse<Payload>, APIError<General, Module>>?

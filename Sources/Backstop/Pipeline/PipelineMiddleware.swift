@@ -133,7 +133,8 @@ public struct PipelineMiddleware: ClientMiddleware {
         let traced = { TracedCall(operationName: operationID, request: request, baseURL: baseURL) }
         var result: Result<(HTTPResponse, HTTPBody?), any Error>?
         await runner.observe(method: request.method, operationID: operationID, path: request.path ?? "", traced: traced) {
-            record in await call(request, body: body, baseURL: baseURL, operationID: operationID, record: record, next: next, result: &result)
+            record in
+            await call(request, body: body, baseURL: baseURL, operationID: operationID, record: record, next: next, result: &result)
         }
         // `observe` always runs `call`.
         guard let result else { throw CancellationError() }
