@@ -52,35 +52,57 @@ public struct RequestLogging: Sendable {
         metadata["duration_ms"] = .string(milliseconds)
         metadata["attempts"] = .string(attempts)
         metadata["repairs"] = .string(repairs)
-        // One buffer sized for the whole line: appending to a small string regrows it a few
-        // times, and the line's dozen pieces cost more than the rest of the line.
-        var message = String()
-        message.reserveCapacity(64 + path.utf8.count)
-        message += method
-        message += " "
-        message += path
-        message += " → "
-        if let status = outcome.status {
-            let code = String(status.code)
-            metadata["status"] = .string(code)
-            message += code
-            message += " "
-        }
-        message += "in "
-        message += milliseconds
-        message += " ms, "
-        message += attempts
-        message += outcome.attempts == 1 ? " attempt, " : " attempts, "
-        message += repairs
-        message += outcome.repairs == 1 ? " repair" : " repairs"
+        let code = outcome.status.map { String($0.code) }
+        if let code { metadata["status"] = .string(code) }
         if !outcome.retries.isEmpty { metadata["retries"] = .string(outcome.retries.joined(separator: ",")) }
-        if let failure = outcome.failure {
-            let description = secrets.text(failure.description)
+        let failure = outcome.failure.map { (layer: $0.layer, description: secrets.text($0.description)) }
+        if let failure {
             metadata["layer"] = .string(failure.layer)
-            metadata["error"] = .string(description)
-            message += ": "
-            message += description
+            metadata["error"] = .string(failure.description)
         }
-        logger.log(level: level, Logger.Message(stringLiteral: message), metadata: metadata)
+        let attemptsWord = outcome.attempts == 1 ? " attempt, " : " attempts, "
+        let repairsWord = outcome.repairs == 1 ? " repair" : " repairs"
+        // The line's pieces copied once into a string of the right size: appending them one by
+        // one to a `String` cost more than the rest of the line's making.
+        var count = method.utf8.count + path.utf8.count + milliseconds.utf8.count + attempts.utf8.count + repairs.utf8.count
+        count += " ".utf8.count + " → ".utf8.count + "in ".utf8.count + " ms, ".utf8.count
+        count += attemptsWord.utf8.count + repairsWord.utf8.count
+        if let code { count += code.utf8.count + " ".utf8.count }
+        if let failure { count += ": ".utf8.count + failure.description.utf8.count }
+        let line = String(unsafeUninitializedCapacity: count) { buffer in
+            var written = 0
+            Self.copy(method, into: buffer, at: &written)
+            Self.copy(" ", into: buffer, at: &written)
+            Self.copy(path, into: buffer, at: &written)
+            Self.copy(" → ", into: buffer, at: &written)
+            if let code {
+                Self.copy(code, into: buffer, at: &written)
+                Self.copy(" ", into: buffer, at: &written)
+            }
+            Self.copy("in ", into: buffer, at: &written)
+            Self.copy(milliseconds, into: buffer, at: &written)
+            Self.copy(" ms, ", into: buffer, at: &written)
+            Self.copy(attempts, into: buffer, at: &written)
+            Self.copy(attemptsWord, into: buffer, at: &written)
+            Self.copy(repairs, into: buffer, at: &written)
+            Self.copy(repairsWord, into: buffer, at: &written)
+            if let failure {
+                Self.copy(": ", into: buffer, at: &written)
+                Self.copy(failure.description, into: buffer, at: &written)
+            }
+            return written
+        }
+        logger.log(level: level, Logger.Message(stringLiteral: line), metadata: metadata)
+    }
+
+    /// Copies `text`'s UTF-8 into `buffer` at `offset`, and moves `offset` past it; copies
+    /// nothing that would not fit.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let source = bytes.baseAddress, let target = buffer.baseAddress, offset + bytes.count <= buffer.count else { return }
+            (target + offset).initialize(from: source, count: bytes.count)
+            offset += bytes.count
+        }
     }
 }
