@@ -40,19 +40,33 @@ public struct ParsedJSON: @unchecked Sendable {
         }
     }
 
-    private init(document: JSONDocument, decoder: ResilientJSONDecoder, parsingRepairs: [Repair]) {
+    private init(document: JSONDocument, reader: Reader, parsingRepairs: [Repair]) {
         self.document = document
-        self.decoder = decoder
-        options = DecodingOptions(decoder)
+        decoder = reader.decoder
+        options = reader.options
         self.parsingRepairs = parsingRepairs
     }
 
-    /// The same parsed document read with `decoder`'s strategies and reporter, so a body a
-    /// middleware parsed is not parsed again; `nil` when `decoder`'s policy differs, since it
+    /// A decoder with its settings frozen once, for reading many parsed documents with it
+    /// (``reading(with:)``): freezing a decoder with a reporter builds its user info.
+    package struct Reader: @unchecked Sendable {
+        // Unchecked because the frozen settings hold the decoder's user info as `Any`; they
+        // are never changed, and the decoder only takes `Sendable` values.
+        package let decoder: ResilientJSONDecoder
+        fileprivate let options: DecodingOptions
+
+        package init(_ decoder: ResilientJSONDecoder) {
+            self.decoder = decoder
+            options = DecodingOptions(decoder)
+        }
+    }
+
+    /// The same parsed document read with `reader`'s decoder: its strategies and reporter, so a
+    /// body a middleware parsed is not parsed again; `nil` when its policy differs, since it
     /// could have parsed the bytes differently.
-    package func reading(with decoder: ResilientJSONDecoder) -> ParsedJSON? {
-        guard decoder.policy == self.decoder.policy else { return nil }
-        return ParsedJSON(document: document, decoder: decoder, parsingRepairs: parsingRepairs)
+    package func reading(with reader: Reader) -> ParsedJSON? {
+        guard reader.decoder.policy == decoder.policy else { return nil }
+        return ParsedJSON(document: document, reader: reader, parsingRepairs: parsingRepairs)
     }
 
     /// The kind of value at `path` (member names from the root), or ``JSONKind/missing``.

@@ -37,9 +37,20 @@ public struct APIClient<General: ServerCode>: Sendable {
     /// Read once, not on every call: Foundation parses the URL to answer it.
     private(set) var baseURLHasHost: Bool
     /// How the backend wraps responses, unless an endpoint has its own.
-    public var contract: any ResponseContract
+    public var contract: any ResponseContract {
+        didSet { codes = CodeReader(contract: contract, generalCodes: General.self, decoder: decoder) }
+    }
     /// Decodes payloads; its reporter hears every repair (logged at `warning` by default).
-    public var decoder: ResilientJSONDecoder
+    public var decoder: ResilientJSONDecoder {
+        didSet {
+            reader = ParsedJSON.Reader(decoder)
+            codes = CodeReader(contract: contract, generalCodes: General.self, decoder: decoder)
+        }
+    }
+    /// ``decoder`` frozen, and the codes of ``contract`` read with it: made when either
+    /// changes, not on every call.
+    private var reader: ParsedJSON.Reader
+    private var codes: CodeReader
     /// The stages every call goes through.
     public var pipeline: ClientPipeline {
         didSet { (runner, send) = Self.compose(pipeline, transport) }
@@ -73,6 +84,8 @@ public struct APIClient<General: ServerCode>: Sendable {
         self.baseURLHasHost = baseURL.absoluteURL.host != nil
         self.contract = contract
         self.decoder = decoder
+        reader = ParsedJSON.Reader(decoder)
+        codes = CodeReader(contract: contract, generalCodes: General.self, decoder: decoder)
         self.pipeline = pipeline
         self.transport = transport
         (runner, send) = Self.compose(pipeline, transport)
@@ -126,6 +139,7 @@ public struct APIClient<General: ServerCode>: Sendable {
     ) async -> CallEnding {
         let start = ContinuousClock.now
         let contract = endpoint.contract ?? self.contract
+        let codes = endpoint.contract.map { CodeReader(contract: $0, generalCodes: General.self, decoder: decoder) } ?? codes
         var request: HTTPRequest?
         var status: HTTPResponse.Status?
         do throws(APIError<General, Module>) {
@@ -134,7 +148,7 @@ public struct APIClient<General: ServerCode>: Sendable {
             let options = CallOptions(
                 operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
                 requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
-                codes: CodeReader(contract: contract, generalCodes: General.self, decoder: decoder),
+                codes: codes,
                 redirects: endpoint.redirects)
             let answer: Answer
             do {
@@ -149,7 +163,7 @@ public struct APIClient<General: ServerCode>: Sendable {
             // The pipeline parsed the body to read its code; decoding reads the same parse.
             var repairs: [Repair] = []
             let payload = try contract.unwrap(
-                Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: decoder),
+                Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: reader),
                 response: answer.response, decoder: decoder, repairs: &repairs, throwing: APIError<General, Module>.self)
             pipeline.recordDrift(repairs, operation: endpoint.operationID, request: request, record: record)
             result = .success(
