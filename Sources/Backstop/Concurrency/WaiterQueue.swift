@@ -22,8 +22,13 @@ package struct WaiterQueue<Value: Sendable>: Sendable {
     }
 
     /// A suspended waiter and what it wakes with; resume it outside the lock.
+    ///
+    /// Its continuation is unsafe, not checked: a `CheckedContinuation`'s layout is not known
+    /// outside the standard library, so every optional `Wake` a queue answers was read through
+    /// its type's metadata, looked up per call. The queue resumes each continuation once: a
+    /// place leaves the queue as its `Wake` is made.
     package struct Wake: Sendable {
-        fileprivate let continuation: CheckedContinuation<Value, any Error>
+        fileprivate let continuation: UnsafeContinuation<Value, any Error>
         fileprivate let result: Result<Value, any Error>
 
         /// Wakes the waiter.
@@ -34,7 +39,7 @@ package struct WaiterQueue<Value: Sendable>: Sendable {
         /// Enrolled; its task has not suspended yet.
         case enrolled
         /// Suspended until woken.
-        case waiting(CheckedContinuation<Value, any Error>)
+        case waiting(UnsafeContinuation<Value, any Error>)
         /// Given a value before it suspended: it returns the value when it waits.
         case given(Value)
         /// Cancelled before it suspended: it throws when it waits.
@@ -81,7 +86,7 @@ package struct WaiterQueue<Value: Sendable>: Sendable {
 
     /// The waiter of `ticket` suspends with `continuation`: a wake now if it was given a value
     /// or cancelled already.
-    mutating func park(_ ticket: Ticket, _ continuation: CheckedContinuation<Value, any Error>) -> Wake? {
+    mutating func park(_ ticket: Ticket, _ continuation: UnsafeContinuation<Value, any Error>) -> Wake? {
         guard let index = index(of: ticket) else {
             // Not enrolled, or woken already: a caller's mistake, answered as a cancellation, not a hang.
             return Wake(continuation: continuation, result: .failure(CancellationError()))
@@ -173,7 +178,7 @@ extension LockedValue {
             WaiterQueue<Element>.Wake?
     ) async throws -> Element {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Element, any Error>) in
                 withLock { value in queue(&value) { $0.park(ticket, continuation) } }?.resume()
             }
         } onCancel: {

@@ -106,10 +106,19 @@ public final class RequestCoalescing: Sendable {
     }
 
     /// The flight a caller sends for, as the stages below coalescing see it.
-    struct Sending: Sendable {
+    ///
+    /// A class: a call's context carries it through every stage, and an optional struct holding
+    /// a key's header fields was copied there through the generic optional's witnesses.
+    final class Sending: Sendable {
         fileprivate let coalescing: RequestCoalescing
         fileprivate let key: Key
         fileprivate let flight: Flight
+
+        fileprivate init(coalescing: RequestCoalescing, key: Key, flight: Flight) {
+            self.coalescing = coalescing
+            self.key = key
+            self.flight = flight
+        }
 
         /// An attempt of the flight's request goes out carrying `credential`: when that is not
         /// the credential the flight was keyed with, the flight is closed, and its waiting calls
@@ -176,7 +185,7 @@ public final class RequestCoalescing: Sendable {
         let wakes: [WaiterQueue<Turn>.Wake] = flights.withLock { flights in
             // Decided under the lock, so a caller that joins now either inherits or starts anew.
             // The heir is the longest-waiting caller not cancelled, suspended yet or not.
-            if case .failure = result, Task.isCancelled {
+            if flight.waiters.tickets > 0, case .failure = result, Task.isCancelled {
                 let (found, wake) = flight.waiters.resumeFirst(with: .lead)
                 if found { return wake.map { [$0] } ?? [] }
             }
@@ -184,6 +193,8 @@ public final class RequestCoalescing: Sendable {
             if let index = flights.byKey.index(forKey: key), flights.byKey.values[index] === flight {
                 flights.byKey.remove(at: index)
             }
+            // Most flights have nobody else on board: no turn to make, nobody to wake.
+            guard flight.waiters.tickets > 0 else { return [] }
             return flight.waiters.resumeAll(with: .answered(result))
         }
         for wake in wakes { wake.resume() }
