@@ -10,6 +10,8 @@
 //   each, each over "raw+Foundation" (per mille): what a stage costs in company.
 // - "client/<transport>/every-stage-blocks": the three of "every-stage", each sending 150
 //   requests in a row per round, 11 rounds per iteration, as issue 33's outside harness measured.
+// - "client/<transport>/every-stage-parts-blocks": the configurations of "every-stage-parts",
+//   in blocks of 150: which part of the pipeline costs a call in blocks.
 //
 // Transports: "backstopURLSession" is `StreamingURLSessionTransport()`, `APIClient`'s default;
 // "backstopAsyncHTTPClient" is `HTTPClientTransport` on `HTTPClient(configuration: .backstop)`,
@@ -45,6 +47,7 @@ func registerEveryStage() {
             ("every-stage", [StageSet.handWritten, .apiClient, .everyStage], 300, 1),
             ("every-stage-parts", StageSet.allCases, 300, 1),
             ("every-stage-blocks", [StageSet.handWritten, .apiClient, .everyStage], 11, 150),
+            ("every-stage-parts-blocks", StageSet.allCases, 11, 150),
         ] {
             let metrics = sets.dropFirst().map { set in
                 BenchmarkMetric.custom("\(set.rawValue) / raw+Foundation (‰)", useScalingFactor: false)
