@@ -22,11 +22,7 @@ command -v valgrind > /dev/null || { echo "instructions.sh: valgrind is not inst
 payloads=("$@")
 [ ${#payloads[@]} -eq 0 ] && payloads=(small88 object1k envelope10 twitter citm_catalog canada envelope20k)
 
-count() { # payload decoder iterations → total instructions
-    local out; out=$(mktemp)
-    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" "$3" > /dev/null 2>&1
-    awk '/^summary:/ { print $2 }' "$out"; rm -f "$out"
-}
+source "$here/instruction-count.sh"
 
 printf "%-14s %8s %16s %16s %16s %9s %9s\n" payload decodes Foundation lenient strict "F/lenient" "F/strict"
 for payload in "${payloads[@]}"; do

@@ -20,11 +20,7 @@ sets=("$@")
 [ ${#sets[@]} -eq 0 ] && sets=(handWritten bare apiClient everyStage withoutTimeout withoutHedging withoutCoalescing withoutLimit withoutBreaker withoutObservation)
 n=${CALLS:-2000}
 
-count() { # configuration calls → total instructions
-    local out; out=$(mktemp)
-    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" > /dev/null 2>&1
-    awk '/^summary:/ { print $2 }' "$out"; rm -f "$out"
-}
+source "$here/instruction-count.sh"
 
 printf "%-20s %8s %14s\n" configuration calls "per call"
 for set in "${sets[@]}"; do

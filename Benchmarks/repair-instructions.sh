@@ -21,11 +21,7 @@ strip --strip-debug "$binary" && chmod +x "$binary"
 payloads=("$@")
 [ ${#payloads[@]} -eq 0 ] && payloads=(small88 twitter citm_catalog envelope20k envelope20k.dirty)
 
-count() { # payload step iterations → total instructions
-    local out; out=$(mktemp)
-    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$1" "$2" "$3" > /dev/null 2>&1
-    awk '/^summary:/ { print $2 }' "$out"; rm -f "$out"
-}
+source "$here/instruction-count.sh"
 
 printf "%-18s %6s %14s %14s %14s %10s %10s\n" payload n decode repair "repair+decode" "(r+d)/d" "r/d"
 for payload in "${payloads[@]}"; do
