@@ -178,7 +178,7 @@ struct CompiledDocument: Sendable {
     /// The document as OpenAPI 3.1, whichever of 3.0 and 3.1 it is, from YAML or JSON.
     private static func document(_ data: Data, source: String) throws(OpenAPIContractError) -> OpenAPIKit.OpenAPI.Document {
         struct Version: Decodable { var openapi: String }
-        let isJSON = data.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) == UInt8(ascii: "{")
+        let isJSON = data.first(where: { !JSONScanner.isWhitespace($0) }) == UInt8(ascii: "{")
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
             if isJSON { return try JSONDecoder().decode(type, from: data) }
             return try YAMLDecoder().decode(type, from: data)

@@ -12,8 +12,7 @@ enum SchemaRepair {
         // Most bodies are clean: one pass over the bytes tells, without the tape. Only a body it
         // is not sure of pays for the parse and the walk below (an empty one is never clean).
         if compiled.streamingFits(body, root: root) { return RepairedBody(body: body) }
-        let isBlank = body.withUnsafeBytes { raw in !raw.contains { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
-        guard !isBlank else {
+        guard !JSONScanner.isBlank(body) else {
             throw DecodingFailure(.body, at: "$", .emptyBody, detail: "expected \(compiled.schemas[root].name)", excerpt: "")
         }
         let outcome: Result<RepairedBody, DecodingFailure>

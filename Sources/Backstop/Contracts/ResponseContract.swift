@@ -144,7 +144,7 @@ extension ResponseContract {
 
     /// The parsed body; `nil` when it is empty or only whitespace.
     private func parse(_ body: Data, decoder: ResilientJSONDecoder) throws(DecodingFailure) -> ParsedJSON? {
-        guard body.contains(where: { !Self.isJSONWhitespace($0) }) else { return nil }
+        guard !JSONScanner.isBlank(body) else { return nil }
         do {
             return try ParsedJSON(body, decoder: decoder)
         } catch {
@@ -182,10 +182,6 @@ extension ResponseContract {
             return value
         }
         throw DecodingFailure(.payload, at: path.jsonPath, .missing, detail: reason, excerpt: excerpt)
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }
 

@@ -22,7 +22,7 @@ struct CodeReader: Sendable {
     /// `response` and its `body` as an ``Answer``: parsed, and the role of its general code.
     func answer(_ response: HTTPResponse, body: Data) -> Answer {
         var answer = Answer(response: response, body: body)
-        guard body.contains(where: { !Self.isJSONWhitespace($0) }), let json = try? ParsedJSON(body, decoder: decoder) else {
+        guard !JSONScanner.isBlank(body), let json = try? ParsedJSON(body, decoder: decoder) else {
             return answer
         }
         answer.parsed = json
@@ -38,9 +38,5 @@ struct CodeReader: Sendable {
         }
         answer.role = code.flatMap(role)
         return answer
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }

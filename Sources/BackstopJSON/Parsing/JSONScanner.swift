@@ -74,8 +74,7 @@ package struct JSONScanner {
     @inline(__always)
     private mutating func skipWhitespace() {
         while position < end {
-            let byte = bytes[position]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            guard Self.isWhitespace(bytes[position]) else { return }
             position += 1
             // Pretty-printed documents indent with runs of spaces: up to eight at a time, the
             // lowest byte that is not a space ending the run (the loads are little-endian).
@@ -419,6 +418,18 @@ package struct JSONScanner {
             i += sequence.length
         }
         return nil
+    }
+
+    /// Whether `byte` is one of the four RFC 8259 allows between tokens: space, tab, line feed
+    /// and carriage return.
+    @inlinable
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Whether `data` holds no JSON text at all: empty, or whitespace only.
+    package static func isBlank(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in !bytes.contains { !isWhitespace($0) } }
     }
 
     /// Masked with `0x8080…`, the high bit of each byte of `word` that is zero; a byte above the

@@ -185,7 +185,7 @@ public final class RequestCoalescing: Sendable {
         let wakes: [WaiterQueue<Turn>.Wake] = flights.withLock { flights in
             // Decided under the lock, so a caller that joins now either inherits or starts anew.
             // The heir is the longest-waiting caller not cancelled, suspended yet or not.
-            if flight.waiters.tickets > 0, case .failure = result, Task.isCancelled {
+            if case .failure = result, Task.isCancelled {
                 let (found, wake) = flight.waiters.resumeFirst(with: .lead)
                 if found { return wake.map { [$0] } ?? [] }
             }

@@ -60,49 +60,28 @@ public struct RequestLogging: Sendable {
             metadata["layer"] = .string(failure.layer)
             metadata["error"] = .string(failure.description)
         }
-        let attemptsWord = outcome.attempts == 1 ? " attempt, " : " attempts, "
-        let repairsWord = outcome.repairs == 1 ? " repair" : " repairs"
-        // The line's pieces copied once into a string of the right size: appending them one by
-        // one to a `String` cost more than the rest of the line's making.
-        var count = method.utf8.count + path.utf8.count + milliseconds.utf8.count + attempts.utf8.count + repairs.utf8.count
-        count += " ".utf8.count + " → ".utf8.count + "in ".utf8.count + " ms, ".utf8.count
-        count += attemptsWord.utf8.count + repairsWord.utf8.count
-        if let code { count += code.utf8.count + " ".utf8.count }
-        if let failure { count += ": ".utf8.count + failure.description.utf8.count }
-        let line = String(unsafeUninitializedCapacity: count) { buffer in
-            var written = 0
-            Self.copy(method, into: buffer, at: &written)
-            Self.copy(" ", into: buffer, at: &written)
-            Self.copy(path, into: buffer, at: &written)
-            Self.copy(" → ", into: buffer, at: &written)
-            if let code {
-                Self.copy(code, into: buffer, at: &written)
-                Self.copy(" ", into: buffer, at: &written)
-            }
-            Self.copy("in ", into: buffer, at: &written)
-            Self.copy(milliseconds, into: buffer, at: &written)
-            Self.copy(" ms, ", into: buffer, at: &written)
-            Self.copy(attempts, into: buffer, at: &written)
-            Self.copy(attemptsWord, into: buffer, at: &written)
-            Self.copy(repairs, into: buffer, at: &written)
-            Self.copy(repairsWord, into: buffer, at: &written)
-            if let failure {
-                Self.copy(": ", into: buffer, at: &written)
-                Self.copy(failure.description, into: buffer, at: &written)
-            }
-            return written
-        }
+        let line = Self.line(
+            method, " ", path, " → ", code ?? "", code == nil ? "" : " ", "in ", milliseconds, " ms, ", attempts,
+            outcome.attempts == 1 ? " attempt, " : " attempts, ", repairs, outcome.repairs == 1 ? " repair" : " repairs",
+            failure == nil ? "" : ": ", failure?.description ?? "")
         logger.log(level: level, Logger.Message(stringLiteral: line), metadata: metadata)
     }
 
-    /// Copies `text`'s UTF-8 into `buffer` at `offset`, and moves `offset` past it; copies
-    /// nothing that would not fit.
-    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: inout Int) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let source = bytes.baseAddress, let target = buffer.baseAddress, offset + bytes.count <= buffer.count else { return }
-            (target + offset).initialize(from: source, count: bytes.count)
-            offset += bytes.count
+    /// `pieces` end to end, copied once into a string of their size: appending them one by one
+    /// to a `String` cost more than the rest of the line's making.
+    private static func line(_ pieces: String...) -> String {
+        let count = pieces.reduce(0) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var written = 0
+            for piece in pieces {
+                var piece = piece
+                piece.withUTF8 { bytes in
+                    guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                    (target + written).initialize(from: source, count: bytes.count)
+                    written += bytes.count
+                }
+            }
+            return written
         }
     }
 }
