@@ -175,6 +175,7 @@ let package = Package(
                 guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 guarded("Clocks", "swift-clocks", by: "Development"),
             ],
             path: "Tests/Support"

@@ -63,7 +63,7 @@ extension BackstopClient {
             let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             do {
                 try await withBackend { backend, url in
-                    let handler = InMemoryLogHandler()
+                    let handler = InMemoryLogHandler.keepingDebug()
                     let client = APIClient<GeneralCode>(
                         baseURL: url, contract: EnvelopeContract.b, decoder: ResilientJSONDecoder(),
                         pipeline: quietPipeline {

@@ -25,7 +25,7 @@ extension BackstopClient {
         @Test("an open circuit's failure and its log line round what is left and the break")
         func anOpenCircuitRoundsItsDurations() async throws {
             let clock = TestClock()
-            let logs = InMemoryLogHandler()
+            let logs = InMemoryLogHandler.keepingDebug()
             let breaker = CircuitBreaker(
                 failureRatio: 0.5, minimumThroughput: 2, breakDuration: .seconds(15), clock: clock,
                 logger: Logger(label: "circuit") { _ in logs })

@@ -30,7 +30,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func retryLoggingMetricsAndATimeoutServeAGeneratedClient(transport: TransportKind) async throws {
             try await withBackend { backend, url in
-                let handler = InMemoryLogHandler()
+                let handler = InMemoryLogHandler.keepingDebug()
                 let metrics = TestMetrics()
                 let pipeline = quietPipeline {
                     $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler })
@@ -71,7 +71,7 @@ extension BackstopClient {
 
         @Test(arguments: TransportKind.allCases)
         func aTransportErrorWrappedInClientErrorIsClassified(transport: TransportKind) async throws {
-            let handler = InMemoryLogHandler()
+            let handler = InMemoryLogHandler.keepingDebug()
             let pipeline = quietPipeline {
                 $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler })
                 $0.retry = .default

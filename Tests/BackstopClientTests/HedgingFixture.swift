@@ -12,7 +12,7 @@ import Logging
 struct HedgingFixture {
     let serverClock = TestClock()
     let clock = TestClock()
-    let logs = InMemoryLogHandler()
+    let logs = InMemoryLogHandler.keepingDebug()
     let delay: Duration
 
     init(delay: Duration = .seconds(2)) {

@@ -129,7 +129,7 @@ extension BackstopClient {
         /// and the refused call's error, its alert and the log line all say 10 seconds.
         @Test func retryAfterSaysHowLongTheCircuitStaysOpen() async throws {
             let clock = TestClock()
-            let logs = InMemoryLogHandler()
+            let logs = InMemoryLogHandler.keepingDebug()
             let breaker = Self.breaker(clock: clock, logs: logs)
             let transport = Self.transport(Self.status(503, retryAfter: "10"), Self.ok())
             let client = Self.client(transport, pipeline: quietPipeline { $0.circuitBreaker = breaker })

@@ -21,7 +21,7 @@ extension BackstopClient {
         static func call(
             _ url: URL, _ transport: TransportKind, query: [URLQueryItem] = []
         ) async throws -> (error: APIError<GeneralCode, StudyGroupCode>, line: InMemoryLogHandler.Entry) {
-            let logs = InMemoryLogHandler()
+            let logs = InMemoryLogHandler.keepingDebug()
             let client = makeClient(
                 url, transport,
                 pipeline: quietPipeline {
@@ -97,7 +97,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func aPathWithControlCharactersIsEscapedInTheLog(transport: TransportKind) async throws {
             try await withBackend { _, url in
-                let logs = InMemoryLogHandler()
+                let logs = InMemoryLogHandler.keepingDebug()
                 let client = makeClient(
                     url, transport,
                     pipeline: quietPipeline {

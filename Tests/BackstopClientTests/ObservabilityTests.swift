@@ -47,15 +47,15 @@ extension BackstopClient {
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test func oneInfoLinePerCallWithItsFacts() async throws {
+        @Test func oneDebugLinePerCallWithItsFacts() async throws {
             try await withBackend { _, url in
-                let handler = InMemoryLogHandler()
+                let handler = InMemoryLogHandler.keepingDebug()
                 let client = makeClient(url, pipeline: Self.observed(logging: Self.logging(handler)))
                 _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
                 _ = try await client.send(RetryTests.statusEndpoint(code: 503))
                 let entries = handler.entries
                 #expect(entries.count == 2)
-                #expect(entries.allSatisfy { $0.level == .info })
+                #expect(entries.allSatisfy { $0.level == .debug })
                 let first = try #require(entries.first)
                 #expect("\(first.message)".hasPrefix("GET /scenarios/numbers-as-strings/b/products/1 → 200 in "))
                 #expect("\(first.message)".hasSuffix(", 1 attempt, 1 repair"))
@@ -70,11 +70,29 @@ extension BackstopClient {
             }
         }
 
+        /// Lines are `debug` unless the app says otherwise, as swift-log's guidelines for
+        /// libraries ask: a logger at swift-log's default level (`info`) gets none, success or failure.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test func aLoggerAtSwiftLogsDefaultLevelGetsNoLine() async throws {
+            try await withBackend { _, url in
+                let handler = InMemoryLogHandler()
+                #expect(handler.logLevel == .info)
+                let client = makeClient(url, pipeline: Self.observed(logging: Self.logging(handler), retries: false))
+                _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "scenarios/numbers-as-strings/b/products/1"))
+                _ = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
+                #expect(handler.entries.isEmpty)
+                let production = makeClient(
+                    url, pipeline: Self.observed(logging: RequestLogging(logger: Logger(label: "test") { _ in handler }, level: .info)))
+                _ = try await production.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                #expect(handler.entries.map(\.level) == [.info])
+            }
+        }
+
         /// Below the logger's level, the logging stage stays out of the way; at it, it logs again.
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aLoggerAboveTheLinesLevelGetsNothingAndTheCallIsUnchanged() async throws {
             try await withBackend { _, url in
-                let handler = InMemoryLogHandler()
+                let handler = InMemoryLogHandler.keepingDebug()
                 var logger = Logger(label: "test") { _ in handler }
                 logger.logLevel = .warning
                 let quiet = makeClient(url, pipeline: Self.observed(logging: RequestLogging(logger: logger)))
@@ -92,7 +110,7 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aFailureIsLoggedWithTheErrorsOneLineDescription() async throws {
             try await withBackend { _, url in
-                let handler = InMemoryLogHandler()
+                let handler = InMemoryLogHandler.keepingDebug()
                 let client = makeClient(url, pipeline: Self.observed(logging: Self.logging(handler), retries: false))
                 let error = await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/class-not-found/b/products/1"))
                 let entry = try #require(handler.entries.first)
@@ -107,7 +125,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func noSecretReachesTheLogHandler(transport: TransportKind) async throws {
             try await withBackend { _, url in
-                let handler = InMemoryLogHandler()
+                let handler = InMemoryLogHandler.keepingDebug()
                 let client = makeClient(url, transport, pipeline: Self.observed(logging: Self.logging(handler)))
                 let echo: Echo<Item?> = try await client.send(Self.secretEndpoint("b/echo"))
                 // The secrets did reach the server.
@@ -236,7 +254,7 @@ private final class LineCount: Sendable {
 /// A handler at `info` that only counts, holding its counter strongly, as a real handler holds its sink.
 private struct CountingLogHandler: LogHandler {
     let lines: LineCount
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level = .debug
     var metadata: Logger.Metadata = [:]
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -112,7 +112,7 @@ extension BackstopClient {
         @Test(arguments: TransportKind.allCases)
         func fiftyIdentifiersMakeOneLogNameAndOneMetricsSeries(transport: TransportKind) async throws {
             try await withBackend { _, url in
-                let logs = InMemoryLogHandler()
+                let logs = InMemoryLogHandler.keepingDebug()
                 let metrics = TestMetrics()
                 let client = makeClient(
                     url, transport,

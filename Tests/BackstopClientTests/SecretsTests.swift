@@ -110,7 +110,7 @@ extension BackstopClient {
         func theSessionsCredentialEchoedInA400sMessageIsRedactedEverywhere(transport: TransportKind) async throws {
             let server = try HostileServer.answering(Self.answer)
             defer { server.stop() }
-            let handler = InMemoryLogHandler()
+            let handler = InMemoryLogHandler.keepingDebug()
             let client = Self.client(server.url, transport, handler)
             let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "echo-credential")))
             // The credential did reach the server, and came back in the message.
@@ -128,7 +128,7 @@ extension BackstopClient {
         func credentialLikeAndConfiguredQueryItemsAreRedactedAsSent(transport: TransportKind) async throws {
             let server = try HostileServer.answering(Self.answer)
             defer { server.stop() }
-            let handler = InMemoryLogHandler()
+            let handler = InMemoryLogHandler.keepingDebug()
             let client = Self.client(server.url, transport, handler)
             let query = [
                 URLQueryItem(name: "access_token", value: Self.token), URLQueryItem(name: "ticket", value: Self.ticket),
@@ -149,7 +149,7 @@ extension BackstopClient {
         func aBodyExcerptIsRedactedBeforeItIsCutSoNoHalfTokenSurvives(transport: TransportKind) async throws {
             let server = try HostileServer.answering(Self.answer)
             defer { server.stop() }
-            let handler = InMemoryLogHandler()
+            let handler = InMemoryLogHandler.keepingDebug()
             let client = Self.client(server.url, transport, handler)
             let http = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "long-body")))
             guard case .http(let rejected) = http else {
@@ -172,7 +172,7 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test(arguments: TransportKind.allCases)
         func anUnderlyingErrorsFailingURLLosesItsSecretQueryValues(transport: TransportKind) async throws {
-            let handler = InMemoryLogHandler()
+            let handler = InMemoryLogHandler.keepingDebug()
             let client = Self.client(refusedURL, transport, handler)
             let query = [URLQueryItem(name: "access_token", value: Self.token), URLQueryItem(name: "ticket", value: Self.ticket)]
             let error = try #require(await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "b/echo", query: query)))

@@ -35,7 +35,7 @@ extension BackstopClient {
             _ transport: TransportKind, refresh: RefreshBehaviour = .succeeds, knowsExpiry: Bool = false,
             _ body: (Session, TestMetrics) async throws -> Void
         ) async throws {
-            let (handler, metrics) = (InMemoryLogHandler(), TestMetrics())
+            let (handler, metrics) = (InMemoryLogHandler.keepingDebug(), TestMetrics())
             try await Session.run(
                 transport, refresh: refresh, knowsExpiry: knowsExpiry,
                 pipeline: {

@@ -27,7 +27,7 @@ extension BackstopClient {
         func twoStagesTogether(first: Stage, second: Stage) async throws {
             let on = Set([first, second])
             let counter = AttemptCounter()
-            let logs = InMemoryLogHandler()
+            let logs = InMemoryLogHandler.keepingDebug()
             let pipeline = quietPipeline {
                 if on.contains(.observation) {
                     $0.logging = RequestLogging(logger: Logger(label: "matrix") { _ in logs })

@@ -62,7 +62,7 @@ struct OpenAPIPipelineTests {
         #"{"id":"123456789","name":null,"members":[{"id":1,"role":"admin"},{"id":2,"role":"owner"}],"createdAt":"2024-05-01 10:00:00"}"#
 
     @Test func repairsReachTheLogLineTheMetricsAndTheDriftReportRedacted() async throws {
-        let handler = InMemoryLogHandler()
+        let handler = InMemoryLogHandler.keepingDebug()
         let metrics = TestMetrics()
         let drift = ContractDriftRecorder(metricsFactory: metrics)
         let pipeline = quietPipeline {
@@ -96,7 +96,7 @@ struct OpenAPIPipelineTests {
     }
 
     @Test func aCleanBodyReachesTheGeneratedCodeAsSentWithNoRepairs() async throws {
-        let handler = InMemoryLogHandler()
+        let handler = InMemoryLogHandler.keepingDebug()
         let pipeline = quietPipeline { $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler }) }
         let clean = OpenAPIRepairTests.clean
         let body = try await Self.call(try Self.client(answering: clean, pipeline), "getGroup", path: "/groups/7")
@@ -105,7 +105,7 @@ struct OpenAPIPipelineTests {
     }
 
     @Test func anOperationTheDocumentLacksIsPassedThroughAndSaidOnce() async throws {
-        let handler = InMemoryLogHandler()
+        let handler = InMemoryLogHandler.keepingDebug()
         let pipeline = quietPipeline { $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler }) }
         let client = try Self.client(answering: #"{"anything":"goes"}"#, pipeline)
         for _ in 0..<3 {
@@ -121,7 +121,7 @@ struct OpenAPIPipelineTests {
     }
 
     @Test func aBodyThatCannotBeRepairedFailsTheCallAsADecodingError() async throws {
-        let handler = InMemoryLogHandler()
+        let handler = InMemoryLogHandler.keepingDebug()
         let pipeline = quietPipeline { $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler }) }
         let client = try Self.client(answering: #"{"id":1,"role":"owner"}"#, pipeline)
         do {

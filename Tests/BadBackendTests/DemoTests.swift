@@ -59,7 +59,7 @@ struct DemoTests {
                 #"code:  let contract = EnvelopeContract(code: "statusCode", message: ["message"], payload: "result.data", success: .codes([200]))"#,
                 #"try await client.send(Endpoint<Product, NoModuleCodes>(.get, "a/products/1"))"#,
                 "app:   Product(id: 1, name: iPhone 17, price: 999.5, inStock: true, stock: 12)",
-                "log:   info GET /a/products/1 → 200 in ", "alert: none",
+                "log:   debug GET /a/products/1 → 200 in ", "alert: none",
                 "read:  “Unwrapping Envelopes and Handling Errors”, Sources/Backstop/Backstop.docc/UnwrappingEnvelopesAndHandlingErrors.md",
             ],
             ["▸ Envelope B succeeds", "app:   StudyGroup(id: 7, name: Calculus B, teamCode: K7Q2, memberCount: 3)", "alert: none"],
@@ -88,7 +88,7 @@ struct DemoTests {
             [
                 "▸ A token expires under 5 parallel requests: exactly one refresh", "code:  let session = AuthSession(",
                 "pipeline.authentication = .session(session)", "app:   Account(id: 1, name: Ada) × 5",
-                "log:   info POST /b/auth/sign-in → 200", "info POST /b/auth/refresh → 200", "info GET /b/account → 200 in ",
+                "log:   debug POST /b/auth/sign-in → 200", "debug POST /b/auth/refresh → 200", "debug GET /b/account → 200 in ",
                 "server: 1 refresh for 5 requests", "POST /b/auth/refresh with refresh-1", "GET /b/account with access-2",
                 "alert: none", "read:  “Sessions”",
             ],

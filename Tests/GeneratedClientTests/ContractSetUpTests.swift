@@ -50,7 +50,7 @@ struct ContractSetUpTests {
             """
         let contract = try OpenAPIContract(data: Data(document.utf8))
         #expect(!contract.describes(operationID: "getStudyGroup"))
-        let logs = InMemoryLogHandler()
+        let logs = InMemoryLogHandler.keepingDebug()
         let pipeline = quietPipeline { $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in logs }) }
         try await withBackend { _, url in
             // One middleware, as an app has one, for the clean server and a dirty scenario.

@@ -109,7 +109,13 @@ struct BackendTour {
     let backendClock: TestClock<Duration>
     /// The pipeline's clock: waits out the retry backoff; tests pass one that returns at once.
     let retryClock: any Clock<Duration>
-    let clientLog = InMemoryLogHandler()
+    /// At `debug`, the level of the pipeline's lines: the tour reads them as an engineer who
+    /// turned them on would.
+    let clientLog = {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .debug
+        return handler
+    }()
     private let repairLog = InMemoryLogHandler()
 
     init(terminal: Terminal, baseURL: URL, backend: BadBackend, backendClock: TestClock<Duration>, retryClock: any Clock<Duration>) {

@@ -18,10 +18,16 @@ import Logging
 /// fields and credential-like query items) is replaced by `<redacted>` wherever it appears in
 /// the line and its metadata, the error's description included, before any text is cut. A call
 /// whose line the logger would drop costs nothing here.
+///
+/// Lines are `debug` unless you say otherwise, as swift-log's guidelines for libraries ask of a
+/// client's normal operation and of the failures it throws: a logger at swift-log's default
+/// level (`info`, to standard error when the app bootstraps nothing) drops them. Lower the
+/// logger to `debug` to read every call, or give the stage `level: .info` to keep one line per
+/// call in production logs.
 public struct RequestLogging: Sendable {
     /// Where the lines go; label `backstop.client` unless given.
     public var logger: Logger
-    /// The level of every line, failures included.
+    /// The level of every line, failures included; `debug` unless given.
     public var level: Logger.Level
 
     /// A logging stage.
@@ -29,7 +35,7 @@ public struct RequestLogging: Sendable {
     /// - Parameters:
     ///   - logger: Where the lines go.
     ///   - level: The level of every line, failures included.
-    public init(logger: Logger = Logger(label: "backstop.client"), level: Logger.Level = .info) {
+    public init(logger: Logger = Logger(label: "backstop.client"), level: Logger.Level = .debug) {
         self.logger = logger
         self.level = level
     }
