@@ -17,7 +17,7 @@ binary="$(swift build -c release --show-bin-path)/PipelineCounts"
 command -v valgrind > /dev/null || { echo "pipeline-instructions.sh: valgrind is not installed"; exit 1; }
 
 sets=("$@")
-[ ${#sets[@]} -eq 0 ] && sets=(handWritten bare apiClient everyStage withoutTimeout withoutHedging withoutCoalescing withoutLimit withoutBreaker withoutObservation)
+[ ${#sets[@]} -eq 0 ] && sets=(handWritten bare apiClient everyStage everyStageLogged withoutTimeout withoutHedging withoutCoalescing withoutLimit withoutBreaker withoutObservation)
 n=${CALLS:-2000}
 
 source "$here/instruction-count.sh"

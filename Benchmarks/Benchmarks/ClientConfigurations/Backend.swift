@@ -53,13 +53,17 @@ public struct InMemoryTransport: ClientTransport {
     }
 }
 
-/// Takes every line at `info` and keeps none, so the client describes each call as it would
-/// for a real handler; swift-log's no-op handler would let logging skip that work.
+/// Takes every line at `logLevel` or above and keeps none, so the client describes each call it
+/// lets through as it would for a real handler; swift-log's no-op handler would let logging skip
+/// that work. At `info` unless given, swift-log's default level, which drops the pipeline's
+/// `debug` lines as an app that sets no level does.
 public struct DiscardingLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
+    public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
 
-    public init() {}
+    public init(logLevel: Logger.Level = .info) {
+        self.logLevel = logLevel
+    }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

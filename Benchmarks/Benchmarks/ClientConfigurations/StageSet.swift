@@ -27,16 +27,23 @@ public enum StageSet: String, CaseIterable, Sendable {
     case withoutObservation = "every stage, no logging or metrics"
     /// `APIClient` with nothing but what it cannot turn off: no logging, metrics, retry or timeout.
     case bare = "APIClient, nothing on"
+    /// ``everyStage`` with its logger at `debug`, as an engineer who reads every call's line sets
+    /// it: what making and handing over each line costs.
+    case everyStageLogged = "every stage, lines kept"
 
     /// The pipeline, for the sets that use `APIClient`.
     ///
-    /// Logging is `ClientPipeline()`'s, but its lines go to a handler at `info` that makes each
-    /// line and keeps none (``DiscardingLogHandler``): what a line costs Backstop, without what
+    /// Logging is `ClientPipeline()`'s, but its logger's handler keeps nothing
+    /// (``DiscardingLogHandler``), at swift-log's default level, `info`, which drops the
+    /// pipeline's `debug` lines as in an app that sets no level; ``everyStageLogged``'s is at
+    /// `debug`, so each line is made and handed over: what a line costs Backstop, without what
     /// writing it to a terminal costs the process.
     public func pipeline() -> ClientPipeline? {
         guard self != .handWritten else { return nil }
         var pipeline = ClientPipeline()
-        pipeline.logging = RequestLogging(logger: Logger(label: "backstop.client", factory: { _ in DiscardingLogHandler() }))
+        let level: Logger.Level = self == .everyStageLogged ? .debug : .info
+        pipeline.logging = RequestLogging(
+            logger: Logger(label: "backstop.client", factory: { _ in DiscardingLogHandler(logLevel: level) }))
         if self == .apiClient { return pipeline }
         if self == .bare {
             return ClientPipeline(logging: nil, metrics: nil, timeout: nil, retry: .never)
