@@ -29,6 +29,7 @@ let package = Package(
             name: "JSONDecoding",
             dependencies: [
                 "BenchmarkPayloads",
+                "Interleaving",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "BackstopJSON", package: "Backstop"),
                 .product(name: "Backstop", package: "Backstop"),
@@ -46,6 +47,11 @@ let package = Package(
                 .product(name: "BackstopJSON", package: "Backstop"),
             ],
             path: "Benchmarks/InstructionCounts"
+        ),
+        // The order interleaved benchmarks run their contenders in, and its seeded generator.
+        .target(
+            name: "Interleaving",
+            path: "Benchmarks/Interleaving"
         ),
         // The client benchmarks' backend, its in-memory twin, and issue 33 item 10's configurations,
         // shared by the timed benchmarks and the instruction counts.
@@ -68,6 +74,7 @@ let package = Package(
             name: "ClientOverhead",
             dependencies: [
                 "ClientConfigurations",
+                "Interleaving",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Backstop", package: "Backstop"),
                 .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
@@ -101,6 +108,7 @@ let package = Package(
             name: "OpenAPIRepair",
             dependencies: [
                 "BenchmarkPayloads",
+                "Interleaving",
                 "GeneratedPayloads",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "BackstopOpenAPI", package: "Backstop"),

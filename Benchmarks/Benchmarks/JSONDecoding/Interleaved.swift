@@ -9,6 +9,7 @@ import BackstopJSON
 import Benchmark
 import BenchmarkPayloads
 import Foundation
+import Interleaving
 
 func registerInterleaved() {
     registerInterleaved("twitter", TwitterSearch.self, rounds: 15, batch: 1) { try Corpus.load("twitter.json") }
@@ -45,7 +46,7 @@ private func registerInterleaved<T: Decodable & Equatable>(
                     times[contender].append(ContinuousClock.now - start)
                 }
             }
-            let medians = times.map { $0.sorted()[$0.count / 2] }
+            let medians = times.map(median)
             benchmark.measurement(overLenient, Int(medians[0] / medians[1] * 100))
             benchmark.measurement(overStrict, Int(medians[0] / medians[2] * 100))
         }

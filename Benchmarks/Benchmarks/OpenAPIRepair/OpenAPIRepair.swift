@@ -20,6 +20,7 @@ import Benchmark
 import BenchmarkPayloads
 import Foundation
 import GeneratedPayloads
+import Interleaving
 
 typealias Contender = @Sendable () throws -> Void
 
@@ -121,27 +122,11 @@ func contenders(for payload: Payload) throws -> [Contender] {
 /// shuffled (seeded) order, so drift and load touch each alike.
 func medians(of contenders: [Contender], rounds: Int) -> [Double] {
     var times = [[Double]](repeating: [], count: contenders.count)
-    var generator = SplitMix64(seed: 35)
-    for _ in 0..<rounds {
-        for index in contenders.indices.shuffled(using: &generator) {
-            let start = ContinuousClock.now
-            try? contenders[index]()
-            let elapsed = ContinuousClock.now - start
-            times[index].append(Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds))
-        }
+    for index in interleavedOrder(contenders: contenders.count, rounds: rounds, seed: 35) {
+        let start = ContinuousClock.now
+        try? contenders[index]()
+        let elapsed = ContinuousClock.now - start
+        times[index].append(Double(elapsed.components.seconds) * 1e18 + Double(elapsed.components.attoseconds))
     }
-    return times.map { $0.sorted()[$0.count / 2] }
-}
-
-/// A seeded generator, so every run shuffles alike.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    return times.map(median)
 }
