@@ -51,7 +51,7 @@ public struct ClientPipeline: Sendable {
     /// What is secret in a call, for every place its text goes: the log line, the error the
     /// caller gets, span attributes and drift samples.
     public var redaction: Redaction
-    /// One line per call; `nil` logs nothing.
+    /// One line per call, at `debug` unless its ``RequestLogging/level`` says otherwise; `nil` logs nothing.
     public var logging: RequestLogging?
     /// Counts and times calls, retries, refreshes and repairs; `nil` records nothing.
     public var metrics: RequestMetrics?
