@@ -19,11 +19,16 @@ extension BackstopClient {
             case gzipBomb
         }
 
-        /// What a call may add on top of the body's limit: chunks in flight (URLSession queues
-        /// each chunk for its delegate, and reads on meanwhile) and the libraries' working memory,
-        /// measured at up to 7.6 MiB over the limit on Linux with the whole suite running beside
-        /// it (see Benchmarks/README.md).
-        static let allowanceKiB = 12 << 10
+        /// What a call may add on top of the body's limit: the libraries' working memory and chunks
+        /// in flight. AsyncHTTPClient reads no further than its reader asks (10.3–10.6 MiB in all);
+        /// URLSession on Linux queues each chunk for its delegate and reads on meanwhile, so how
+        /// far it gets past the limit before the cancellation lands depends on how busy the
+        /// machine is: up to 7.6 MiB over it with the whole suite running beside it, and 16.2 MiB
+        /// once on a loaded machine (see Benchmarks/README.md). Either way a server that sends
+        /// without end costs a bounded amount, not what it sends.
+        static func allowanceKiB(for transport: String) -> Int {
+            transport == "asyncHTTPClient" ? 12 << 10 : 24 << 10
+        }
 
         static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n\"ok\""
 
@@ -66,7 +71,7 @@ extension BackstopClient {
             // are, which are not JSON.
             let inflates = !(body == .gzipBomb && transport == "asyncHTTPClient")
             #expect(inflates ? report.outcome == "client responseTooLarge" : report.outcome.hasPrefix("other"))
-            #expect(report.growthKiB <= report.limit / 1024 + Self.allowanceKiB, "grew \(report.growthKiB) KiB")
+            #expect(report.growthKiB <= report.limit / 1024 + Self.allowanceKiB(for: transport), "grew \(report.growthKiB) KiB")
         }
     }
 }
