@@ -251,7 +251,7 @@ private final class LineCount: Sendable {
     func add() { count.withLock { $0 += 1 } }
 }
 
-/// A handler at `info` that only counts, holding its counter strongly, as a real handler holds its sink.
+/// A handler at `debug`, the lines' level, that only counts, holding its counter strongly, as a real handler holds its sink.
 private struct CountingLogHandler: LogHandler {
     let lines: LineCount
     var logLevel: Logger.Level = .debug
