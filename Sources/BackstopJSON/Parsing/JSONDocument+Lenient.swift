@@ -37,9 +37,7 @@ extension JSONDocument {
 }
 
 extension JSONDocument {
-    /// The tape, for a reader that walks a whole finished document: read through this pointer
-    /// once, instead of through ``subscript(_:)`` per value, a walk from another module skips
-    /// the class property's exclusivity check on every read. Valid while the document lives;
-    /// nothing writes to the tape once parsing has finished.
+    /// The tape, for a reader in another module that walks a whole finished document. Valid
+    /// while the document lives; nothing writes to the tape once parsing has finished.
     package var finishedTape: UnsafePointer<JSONNode> { UnsafePointer(nodes) }
 }

@@ -8,25 +8,28 @@ import Foundation
 /// either owns a copy of the bytes, or borrows the caller's bytes for the length of one
 /// decode and copies them only if a decoder outlives that decode (see ``keepBytes()``),
 /// so a one-shot decode never holds a second copy of its input.
+///
+/// Its stored properties are `@exclusivity(unchecked)`: only the scanner writes them, on one
+/// thread, before any reader sees the document, so no access can overlap a write. Checked, each
+/// value the scanner appended cost a runtime access check (about 75 instructions, as much as
+/// scanning a short string), and so did each read of the tape from another module.
 package final class JSONDocument: @unchecked Sendable {
     /// The document's UTF-8 bytes.
-    package private(set) var base: UnsafePointer<UInt8>
+    @exclusivity(unchecked) package private(set) var base: UnsafePointer<UInt8>
     package let byteCount: Int
-    private var ownedBytes: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var ownedBytes: UnsafeMutablePointer<UInt8>?
     /// The tape, in `malloc` memory so that growing it is a `realloc`, which can extend a
     /// large block in place instead of holding the old and the new copy at once.
-    private(set) var nodes: UnsafeMutablePointer<JSONNode>
-    package private(set) var count = 0
-    private var capacity: Int
+    @exclusivity(unchecked) private(set) var nodes: UnsafeMutablePointer<JSONNode>
+    @exclusivity(unchecked) package private(set) var count = 0
+    @exclusivity(unchecked) private var capacity: Int
     /// The deepest nesting of containers in the document.
-    var maxDepth = 0
+    @exclusivity(unchecked) var maxDepth = 0
     /// Byte offsets of trailing commas accepted by a lenient parse, with the container that held each.
-    /// Only the scanner writes it, before any reader sees the document: an access check on each
-    /// decode's read of it cost a small object's decode about 2%.
     @exclusivity(unchecked) package var trailingCommas: [(container: Int, offset: Int)] = []
     /// The index of a `null` outside the document's tree, which decoders of absent members
     /// stand on, as Foundation's do; the tape's last entry once parsing is done.
-    private(set) var detachedNull = 0
+    @exclusivity(unchecked) private(set) var detachedNull = 0
 
     /// Something valid to point at for an empty document.
     nonisolated(unsafe) private static let noBytes: UnsafePointer<UInt8> = {
