@@ -9,10 +9,11 @@ import Foundation
 /// decode and copies them only if a decoder outlives that decode (see ``keepBytes()``),
 /// so a one-shot decode never holds a second copy of its input.
 ///
-/// Its stored properties are `@exclusivity(unchecked)`: only the scanner writes them, on one
-/// thread, before any reader sees the document, so no access can overlap a write. Checked, each
-/// value the scanner appended cost a runtime access check (about 75 instructions, as much as
-/// scanning a short string), and so did each read of the tape from another module.
+/// Its stored properties are `@exclusivity(unchecked)`. The runtime's check catches accesses that
+/// overlap within one thread, and none here do: the scanner writes the properties before any
+/// reader sees the document, and ``keepBytes()`` once the decode that borrowed the bytes has
+/// ended. Checked, each value the scanner appended cost an access check (about 75 instructions,
+/// as much as scanning a short string), and so did each read of the tape from another module.
 package final class JSONDocument: @unchecked Sendable {
     /// The document's UTF-8 bytes.
     @exclusivity(unchecked) package private(set) var base: UnsafePointer<UInt8>
