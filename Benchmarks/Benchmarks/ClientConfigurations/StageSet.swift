@@ -12,9 +12,14 @@ public enum StageSet: String, CaseIterable, Sendable {
     /// What an app writes by hand without Backstop: the transport, the body collected, one
     /// Foundation `JSONDecoder` (reused) decoding the envelope, and its code checked.
     case handWritten = "raw+Foundation"
+    /// ``handWritten`` again, timed as a configuration of its own: its ratio to ``handWritten``
+    /// is the run's noise, and a pipeline's ratio no further from 1 than it says nothing.
+    case handWrittenAgain = "raw+Foundation, again"
     /// `APIClient` as an app makes it: `ClientPipeline()` (logging, metrics, retry, the 30 s
     /// total timeout, redirects) and the default decoder.
     case apiClient = "APIClient"
+    /// ``apiClient`` without its total timeout: what the timeout's task costs a call.
+    case apiClientWithoutTimeout = "APIClient, no timeout"
     /// `ClientPipeline()` plus `CircuitBreaker(logger: nil)`, `ConcurrencyLimit(maximumConcurrentCalls: 64)`,
     /// `RequestCoalescing()` and `Hedging(delay: .seconds(2))`: issue 33 item 10's "every stage".
     case everyStage = "every stage"
@@ -39,12 +44,16 @@ public enum StageSet: String, CaseIterable, Sendable {
     /// `debug`, so each line is made and handed over: what a line costs Backstop, without what
     /// writing it to a terminal costs the process.
     public func pipeline() -> ClientPipeline? {
-        guard self != .handWritten else { return nil }
+        guard self != .handWritten, self != .handWrittenAgain else { return nil }
         var pipeline = ClientPipeline()
         let level: Logger.Level = self == .everyStageLogged ? .debug : .info
         pipeline.logging = RequestLogging(
             logger: Logger(label: "backstop.client", factory: { _ in DiscardingLogHandler(logLevel: level) }))
         if self == .apiClient { return pipeline }
+        if self == .apiClientWithoutTimeout {
+            pipeline.timeout = nil
+            return pipeline
+        }
         if self == .bare {
             return ClientPipeline(logging: nil, metrics: nil, timeout: nil, retry: .never)
         }
