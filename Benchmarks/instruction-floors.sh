@@ -36,27 +36,19 @@ if ! command -v valgrind > /dev/null; then
     fi
 fi
 
-swift build -c release --product InstructionCounts > /dev/null 2>&1 || {
-    echo "instruction-floors.sh: InstructionCounts did not build"; swift build -c release --product InstructionCounts 2>&1 | tail -n 30; exit 1; }
+if ! built=$(swift build -c release --product InstructionCounts 2>&1); then
+    echo "instruction-floors.sh: InstructionCounts did not build"; echo "$built" | tail -n 30; exit 1
+fi
 binary="$(swift build -c release --show-bin-path)/InstructionCounts"
 source "$here/instruction-count.sh"
-
-# Instructions per decode of `payload` by `decoder`: the process's start-up and first decode cancel out.
-per_decode() {
-    local payload=$1 decoder=$2 n=$3
-    local base total
-    base=$(count "$payload" "$decoder" 1)
-    total=$(count "$payload" "$decoder" $((n + 1)))
-    echo $(( (total - base) / n ))
-}
 
 failed=0
 declare -A foundation=()
 for entry in "${floors[@]}"; do
     read -r payload decoder floor <<< "$entry"
     case $payload in small88) n=2000 ;; *) n=500 ;; esac
-    [ -n "${foundation[$payload]:-}" ] || foundation[$payload]=$(per_decode "$payload" Foundation "$n")
-    ours=$(per_decode "$payload" "$decoder" "$n")
+    [ -n "${foundation[$payload]:-}" ] || foundation[$payload]=$(per_run "$n" "$payload" Foundation)
+    ours=$(per_run "$n" "$payload" "$decoder")
     ratio=$(awk "BEGIN { printf \"%.2f\", ${foundation[$payload]} / $ours }")
     verdict=ok
     if awk "BEGIN { exit !($ratio < $floor) }"; then verdict="BELOW THE FLOOR"; failed=1; fi

@@ -33,9 +33,7 @@ for payload in "${payloads[@]}"; do
     esac
     declare -A per=()
     for decoder in Foundation lenient strict; do
-        base=$(count "$payload" "$decoder" 1)
-        total=$(count "$payload" "$decoder" $((n + 1)))
-        per[$decoder]=$(( (total - base) / n ))
+        per[$decoder]=$(per_run "$n" "$payload" "$decoder")
     done
     printf "%-14s %8d %16d %16d %16d %9.2f %9.2f\n" "$payload" "$n" "${per[Foundation]}" "${per[lenient]}" "${per[strict]}" \
         "$(awk "BEGIN { print ${per[Foundation]} / ${per[lenient]} }")" "$(awk "BEGIN { print ${per[Foundation]} / ${per[strict]} }")"

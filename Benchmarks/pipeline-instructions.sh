@@ -24,7 +24,5 @@ source "$here/instruction-count.sh"
 
 printf "%-20s %8s %14s\n" configuration calls "per call"
 for set in "${sets[@]}"; do
-    base=$(count "$set" 1)
-    total=$(count "$set" $((n + 1)))
-    printf "%-20s %8d %14d\n" "$set" "$n" $(( (total - base) / n ))
+    printf "%-20s %8d %14d\n" "$set" "$n" "$(per_run "$n" "$set")"
 done

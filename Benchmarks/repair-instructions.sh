@@ -30,9 +30,7 @@ for payload in "${payloads[@]}"; do
     for step in decode repair repairDecode; do
         # The dirty envelope's ratio is over the clean one's decode: Foundation rejects the dirty one.
         source=$payload; [ "$step" = decode ] && [ "$payload" = envelope20k.dirty ] && source=envelope20k
-        base=$(count "$source" "$step" 1)
-        total=$(count "$source" "$step" $((n + 1)))
-        per[$step]=$(( (total - base) / n ))
+        per[$step]=$(per_run "$n" "$source" "$step")
     done
     printf "%-18s %6d %14d %14d %14d %10.3f %10.3f\n" "$payload" "$n" "${per[decode]}" "${per[repair]}" "${per[repairDecode]}" \
         "$(awk "BEGIN { print ${per[repairDecode]} / ${per[decode]} }")" "$(awk "BEGIN { print ${per[repair]} / ${per[decode]} }")"
