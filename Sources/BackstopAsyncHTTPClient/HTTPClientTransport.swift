@@ -21,12 +21,17 @@ import OpenAPIRuntime
 /// ``Backstop/TransportFailure/init(asyncHTTPClientError:)``. The error thrown is the
 /// ``Backstop/TransportFailure``, with AsyncHTTPClient's own error as its `underlying`.
 ///
-/// A call that `APIClient` runs in tasks of its own (one with a total timeout, which is the
-/// default, or a hedged one) goes on running on the SwiftNIO event loop that answered it until
-/// its answer is read, instead of moving to another thread and back: an answer larger than
-/// 64 KiB is parsed on the global executor, and the payload is decoded in the caller's task.
-/// The pipeline's middlewares may then run on the event loop, so they must not block.
-public struct HTTPClientTransport: ClientTransport, TaskPlacing {
+/// A call's total timeout (`ClientPipeline.timeout`, 30 s by default) costs no task of its own
+/// when no middleware stands in front of this transport and the call waits on no
+/// authentication: each request ends at what is left of it up to the response's head, as
+/// AsyncHTTPClient's own deadline, and the pipeline reads the body in a task the deadline cancels.
+///
+/// A call that `APIClient` runs in tasks of its own (a hedged one, or one with a total timeout
+/// otherwise) goes on running on the SwiftNIO event loop that answered it until its answer is
+/// read, instead of moving to another thread and back: an answer larger than 64 KiB is parsed
+/// on the global executor, and the payload is decoded in the caller's task. The pipeline's
+/// middlewares may then run on the event loop, so they must not block.
+public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping {
     /// The transport whose errors are classified.
     public var transport: AsyncHTTPClientTransport
 
@@ -38,10 +43,11 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing {
     /// AsyncHTTPClient, which redirects are followed. The default, `HTTPClient.backstop`, is
     /// configured so. A client that follows redirects itself (`HTTPClient.shared` does) follows
     /// them across origins and from https to http before Backstop sees them.
+    ///
+    /// A `timeout` too long for AsyncHTTPClient's nanoseconds is as good as none.
     public init(client: HTTPClient = .backstop, timeout: Duration = .seconds(60)) {
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        transport = AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .nanoseconds(nanoseconds)))
+        transport = AsyncHTTPClientTransport(
+            configuration: .init(client: client, timeout: .nanoseconds(timeout.saturatedNanoseconds)))
     }
 
     /// Classifies the errors of `transport`.
@@ -60,6 +66,23 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing {
 
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await Self.send(request, body: body, baseURL: baseURL, operationID: operationID, on: transport)
+    }
+
+    /// Sends as ``send(_:body:baseURL:operationID:)`` does, within `timeout` if it is shorter
+    /// than this transport's own: the pipeline hands over what is left of a call's total timeout,
+    /// so that the call needs no task of its own to end at it.
+    package func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var transport = transport
+        transport.configuration.timeout = min(transport.configuration.timeout, .nanoseconds(timeout.saturatedNanoseconds))
+        return try await Self.send(request, body: body, baseURL: baseURL, operationID: operationID, on: transport)
+    }
+
+    private static func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, on transport: AsyncHTTPClientTransport
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody): (HTTPResponse, HTTPBody?)
         do {

@@ -1,7 +1,10 @@
 import Backstop
+import BackstopAsyncHTTPClient
 import BackstopTestSupport
 import Clocks
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 extension BackstopClient {
@@ -88,6 +91,85 @@ extension BackstopClient {
                 call.cancel()
                 #expect(transportReason(of: await call.value) == .cancelled)
             }
+        }
+
+        /// A server that sends the head and the first byte of a 1,000-byte body, then nothing
+        /// until the test ends: AsyncHTTPClient lets go of its deadline once the head is in, so
+        /// the body is read in a task the call's deadline cancels.
+        private static func stallingBody() throws -> (HostileServer, DispatchSemaphore) {
+            let release = DispatchSemaphore(value: 0)
+            let server = try HostileServer { connection in
+                try connection.readRequest()
+                try connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n\"x")
+                release.wait()
+                try connection.write("\"" + String(repeating: " ", count: 998))
+                connection.waitForClose()
+            }
+            return (server, release)
+        }
+
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases, [false, true])
+        func aBodyThatStallsPastTheDeadlineTimesOut(transport: TransportKind, hedged: Bool) async throws {
+            let (server, release) = try Self.stallingBody()
+            defer {
+                release.signal()
+                server.stop()
+            }
+            let client = Self.client(server.url, transport, hedged: hedged) { $0.timeout = .milliseconds(300) }
+            let error = await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "slow", contract: EnvelopeContract.noEnvelope))
+            release.signal()
+            #expect(transportReason(of: error) == .timedOut, "\(String(describing: error))")
+            #expect(error?.description.contains("no response within 300 ms") == true, "\(String(describing: error))")
+            #expect(!Task.isCancelled)
+        }
+
+        /// AsyncHTTPClient's transport, telling each time a response's head has arrived.
+        struct HeadSignallingTransport: DeadlineKeeping {
+            let transport = HTTPClientTransport()
+            let heads: AsyncStream<Void>.Continuation
+
+            func send(
+                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                let answer = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+                heads.yield()
+                return answer
+            }
+
+            func send(
+                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
+            ) async throws -> (HTTPResponse, HTTPBody?) {
+                let answer = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID, within: timeout)
+                heads.yield()
+                return answer
+            }
+        }
+
+        @Test(.timeLimit(.minutes(1)))
+        func cancellingTheCallerWhileTheBodyStallsEndsTheCallAsCancelled() async throws {
+            let (server, release) = try Self.stallingBody()
+            defer {
+                release.signal()
+                server.stop()
+            }
+            let (heads, head) = AsyncStream.makeStream(of: Void.self)
+            let client = APIClient<GeneralCode>(
+                baseURL: server.url, contract: EnvelopeContract.noEnvelope,
+                pipeline: quietPipeline {
+                    $0.clock = ContinuousClock()
+                    $0.timeout = .seconds(30)
+                },
+                transport: HeadSignallingTransport(heads: head))
+            let call = Task { await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "slow")) }
+            // The head is in: the call now waits for the rest of the body, in a task of its own.
+            var arrivals = heads.makeAsyncIterator()
+            _ = await arrivals.next()
+            call.cancel()
+            let error = await call.value
+            release.signal()
+            #expect(transportReason(of: error) == .cancelled, "\(String(describing: error))")
+            #expect(!Task.isCancelled)
         }
 
         @available(macOS 14, iOS 17, tvOS 17, *)

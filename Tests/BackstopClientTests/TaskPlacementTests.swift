@@ -9,9 +9,11 @@ import NIOPosix
 import Synchronization
 import Testing
 
-/// Where a call's attempt runs on AsyncHTTPClient: a task the call starts for it (a timeout's,
-/// hedging's) goes on running on the event loop that answered it, except to parse a large
-/// answer; the caller's task, which decodes the payload, stays on the global executor.
+/// Where a call's attempt runs on AsyncHTTPClient: a task the call starts for it (a timeout's
+/// behind a middleware, hedging's) goes on running on the event loop that answered it, except to
+/// parse a large answer; the caller's task, which decodes the payload, stays on the global
+/// executor. With nothing in front of the transport, a timed call starts no task for its
+/// attempts: AsyncHTTPClient keeps the deadline up to the head.
 @Suite struct TaskPlacementTests {
     /// Notes, each time the client reads an envelope, whether it runs on an event loop: first
     /// in the attempt (the answer's codes), then in the caller's task (the payload's decode).
@@ -43,10 +45,18 @@ import Testing
         return (strings.count, contract.onEventLoop)
     }
 
-    @Test func aTimedCallReadsASmallAnswerOnTheEventLoopThatAnsweredIt() async throws {
+    /// A timed pipeline with a middleware in front of the transport: a middleware may outlive
+    /// the deadline, so the call runs in a task the deadline cancels.
+    private static var timedBehindAMiddleware: ClientPipeline {
+        var pipeline = ClientPipeline(logging: nil, metrics: nil)
+        pipeline.middlewares = [AttemptCounter()]
+        return pipeline
+    }
+
+    @Test func aTimedCallBehindAMiddlewareReadsASmallAnswerOnTheEventLoopThatAnsweredIt() async throws {
         let server = try Self.server(strings: 10)
         defer { server.stop() }
-        let (strings, onEventLoop) = try await Self.call(server, pipeline: ClientPipeline(logging: nil, metrics: nil))
+        let (strings, onEventLoop) = try await Self.call(server, pipeline: Self.timedBehindAMiddleware)
         #expect(strings == 10)
         #expect(onEventLoop == [true, false])
     }
@@ -54,8 +64,28 @@ import Testing
     @Test func aLargeAnswerIsParsedOffTheEventLoop() async throws {
         let server = try Self.server(strings: 2_000)
         defer { server.stop() }
-        let (strings, onEventLoop) = try await Self.call(server, pipeline: ClientPipeline(logging: nil, metrics: nil))
+        let (strings, onEventLoop) = try await Self.call(server, pipeline: Self.timedBehindAMiddleware)
         #expect(strings == 2_000)
+        #expect(onEventLoop == [false, false])
+    }
+
+    /// Authentication may wait on a refresh, which runs the app's own code: a timed call that
+    /// needs it runs in a task the deadline cancels, even with nothing else in front of the transport.
+    @Test func aTimedCallThatWaitsOnAuthenticationReadsItsAnswerOnTheEventLoop() async throws {
+        let server = try Self.server(strings: 10)
+        defer { server.stop() }
+        var pipeline = ClientPipeline(logging: nil, metrics: nil)
+        pipeline.authentication = .session(AuthSession(authenticator: BearerAuthenticator(), credential: "one"))
+        let (strings, onEventLoop) = try await Self.call(server, pipeline: pipeline)
+        #expect(strings == 10)
+        #expect(onEventLoop == [true, false])
+    }
+
+    @Test func aTimedCallWithNothingInFrontOfTheTransportRunsInTheCallersTask() async throws {
+        let server = try Self.server(strings: 10)
+        defer { server.stop() }
+        let (strings, onEventLoop) = try await Self.call(server, pipeline: ClientPipeline(logging: nil, metrics: nil))
+        #expect(strings == 10)
         #expect(onEventLoop == [false, false])
     }
 

@@ -91,11 +91,13 @@ public struct APIClient<General: ServerCode>: Sendable {
         (runner, send) = Self.compose(pipeline, transport)
     }
 
-    /// The runner of `pipeline`'s stages, placing attempt tasks as `transport` asks, and the
-    /// app's middlewares composed in front of `transport`: made again when either changes.
+    /// The runner of `pipeline`'s stages, placing attempt tasks as `transport` asks and letting
+    /// it keep deadlines where it can and no middleware stands in front of it, and the app's
+    /// middlewares composed in front of `transport`: made again when either changes.
     private static func compose(_ pipeline: ClientPipeline, _ transport: any ClientTransport) -> (CallRunner, CallContext.Send) {
-        (
-            CallRunner(pipeline, placement: CallRunner.placement(of: transport)),
+        let keeper = pipeline.middlewares.isEmpty ? transport as? any DeadlineKeeping : nil
+        return (
+            CallRunner(pipeline, placement: CallRunner.placement(of: transport), deadlineKeeper: keeper),
             CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
         )
     }

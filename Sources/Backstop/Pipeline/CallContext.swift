@@ -32,9 +32,13 @@ struct CallContext: Sendable {
     /// The coalesced flight this call sends for, if it sends one: authentication tells it whose
     /// credential each attempt carries, so a flight keyed for one sign-in never shares another's answer.
     var flight: RequestCoalescing.Sending? = nil
-    /// The call's total timeout, when hedging and retry keep it instead of a task of its own
+    /// The call's total timeout, when the stages below keep it instead of a task of its own
     /// (see ``CallRunner/timeout(_:)``).
     var deadline: CallDeadline? = nil
+    /// Whether ``send`` goes straight to a transport that ends each exchange at ``deadline``
+    /// up to the response's head (``DeadlineKeeping``): the attempt then reads the body in a
+    /// task the deadline cancels.
+    var transportKeepsDeadline = false
 }
 
 extension CallContext {

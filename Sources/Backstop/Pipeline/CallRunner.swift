@@ -19,10 +19,14 @@ final class CallRunner: Sendable {
     /// Where the tasks a call starts for its attempts (a timeout's, hedging's) run once they
     /// wake: on the transport's own threads when it has some (``TaskPlacing``).
     let placement: TaskPlacement
+    /// The transport, when it keeps deadlines itself (``DeadlineKeeping``) and no middleware
+    /// stands in front of it: a call's total timeout then needs no task of its own.
+    let deadlineKeeper: (any DeadlineKeeping)?
 
-    init(_ pipeline: ClientPipeline, placement: TaskPlacement = .global) {
+    init(_ pipeline: ClientPipeline, placement: TaskPlacement = .global, deadlineKeeper: (any DeadlineKeeping)? = nil) {
         self.pipeline = pipeline
         self.placement = placement
+        self.deadlineKeeper = deadlineKeeper
     }
 
     /// Stage 1, observation: one span, one log line and one set of metrics per call, whatever
@@ -74,25 +78,36 @@ final class CallRunner: Sendable {
     }
 
     /// Stage 5, total timeout: bounds the call, retries and backoff included; the endpoint's
-    /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``. On the system's clocks a
-    /// call that hedging runs keeps its deadline in ``CallContext/deadline`` for hedging's race
-    /// and retry's waits, which already run in tasks of their own; any other call runs in a task
-    /// the deadline cancels.
+    /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``. On the system's clocks the
+    /// stages below keep the deadline (``CallDeadline``) where they can: hedging's race, which
+    /// already runs its attempts in tasks, or a transport that keeps deadlines itself; retry
+    /// bounds its waits by it. Any other call runs in a task the deadline cancels.
     func timeout(_ call: CallContext) async throws -> Answer {
         guard let timeout = call.options.timeout ?? pipeline.timeout else { return try await retry(call) }
-        guard isHedged(call), let deadline = CallDeadline(timeout, on: pipeline.clock) else {
+        let hedged = isHedged(call)
+        let keeper = hedged ? nil : deadlineKeeper(for: call)
+        guard hedged || keeper != nil, let deadline = CallDeadline(timeout, on: pipeline.clock) else {
             return try await withTimeout(timeout, clock: pipeline.clock, placement: placement) { try await self.retry(call) }
         }
         var call = call
         call.deadline = deadline
+        if let keeper {
+            call.send = { request, body, baseURL, operationID in
+                guard !deadline.hasPassed else { throw deadline.failure }
+                return try await keeper.send(
+                    request, body: body, baseURL: baseURL, operationID: operationID, within: deadline.remaining)
+            }
+            call.transportKeepsDeadline = true
+        }
         let ticket = DeadlineTimers.timeouts.schedule(deadline, at: deadline.uptime)
         do {
             let answer = try await retry(call)
             DeadlineTimers.timeouts.cancel(ticket)
             return answer
         } catch {
-            // As a timeout's task: a failure once the deadline has passed is the timeout.
-            guard DeadlineTimers.timeouts.cancel(ticket) else { throw deadline.failure }
+            // As a timeout's task: a failure once the deadline has passed is the timeout, whether
+            // the timer or the transport's own deadline ended the attempt.
+            guard DeadlineTimers.timeouts.cancel(ticket), !deadline.hasPassed else { throw deadline.failure }
             throw error
         }
     }
@@ -150,7 +165,12 @@ final class CallRunner: Sendable {
         let (response, responseBody) = try await Redirects.send(
             call.request, body: call.body, baseURL: call.baseURL, operationID: call.options.operationID,
             policy: call.options.redirects ?? pipeline.redirects, send: call.send)
-        let data = try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
+        let data =
+            if call.transportKeepsDeadline, let deadline = call.deadline {
+                try await collect(responseBody, within: deadline)
+            } else {
+                try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
+            }
         guard let codes = call.options.codes else { return Answer(response: response, body: data) }
         return await placement.parsing(size: data.count) { codes.answer(response, body: data) }
     }
@@ -204,6 +224,43 @@ extension CallRunner {
             if let failure { outcome.fail(with: failure) }
             pipeline.report(outcome, request: ending.request, record: record)
         }
+    }
+
+    /// The transport that keeps `call`'s deadline itself, when nothing in front of it could
+    /// outlive the deadline: there is one (``deadlineKeeper``) and the call does not wait on
+    /// authentication, whose refresh runs the app's own code.
+    private func deadlineKeeper(for call: CallContext) -> (any DeadlineKeeping)? {
+        guard let deadlineKeeper, pipeline.authentication == nil || !call.options.requiresAuthentication else { return nil }
+        return deadlineKeeper
+    }
+
+    /// `body` read whole, within ``ClientPipeline/maximumResponseBytes``, in a task that
+    /// `deadline` cancels when it passes: the transport let go of the deadline with the head.
+    ///
+    /// A body already in when its head was handed over, as a small answer's is, is read before
+    /// the task first suspends, on this thread.
+    private func collect(_ body: HTTPBody?, within deadline: CallDeadline) async throws -> Data {
+        guard let body else { return Data() }
+        let limit = pipeline.maximumResponseBytes
+        // Not a child, so a cancelled caller's cancellation is handed on, as a child's would be.
+        let callerIsCancelled = Task.isCancelled
+        let task = Task<Result<Data, any Error>, Never>.startingHere(on: placement) {
+            if callerIsCancelled { withUnsafeCurrentTask { $0?.cancel() } }
+            do {
+                return .success(try await BodyCollection.collect(body, upTo: limit))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if !deadline.enter(.body(task)) { task.cancel() }
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        deadline.leave()
+        if case .failure = result, deadline.hasPassed { throw deadline.failure }
+        return try result.get()
     }
 
     /// Who the call's answer is for, when it carries the session's credential: calls for two

@@ -24,7 +24,7 @@ extension CallRunner {
         let race = HedgeRace()
         // The call's total timeout cancels this race when it passes (see `CallDeadline`).
         if let deadline = call.deadline {
-            guard deadline.enter(race) else { throw deadline.failure }
+            guard deadline.enter(.race(race)) else { throw deadline.failure }
         }
         defer { call.deadline?.leave() }
         let attempt: @Sendable () async -> Void = { [self] in

@@ -23,10 +23,8 @@ enum HedgeDeadlines: Sendable {
             self = .sleeping(Self.sleeping(every: delay, onClock: clock))
             return
         }
-        let (seconds, attoseconds) = delay.components
         // Saturating: a delay of years is as good as never.
-        let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        self = .system(start: DispatchTime.now().uptimeNanoseconds, delay: nanoseconds, timers: timers)
+        self = .system(start: DispatchTime.now().uptimeNanoseconds, delay: delay.saturatedNanoseconds, timers: timers)
     }
 
     /// Starts the timer of the `n`th hedge of `race`.

@@ -28,9 +28,8 @@ func isSystemClock(_ clock: any Clock<Duration>) -> Bool {
 /// years is as good as none.
 func uptimeDeadline(after timeout: Duration) -> UInt64 {
     let start = DispatchTime.now().uptimeNanoseconds
-    let (seconds, attoseconds) = timeout.components
-    let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    return UInt64.max - start > UInt64(max(nanoseconds, 0)) ? start + UInt64(max(nanoseconds, 0)) : UInt64.max
+    let nanoseconds = UInt64(max(timeout.saturatedNanoseconds, 0))
+    return UInt64.max - start > nanoseconds ? start + nanoseconds : UInt64.max
 }
 
 /// On the system's clocks: the deadline joins ``DeadlineTimers/timeouts`` and is taken out
