@@ -1,4 +1,5 @@
 import Backstop
+import BackstopAsyncHTTPClient
 import BackstopTestSupport
 import BackstopTesting
 import BadBackend
@@ -62,6 +63,23 @@ extension BackstopClient {
             #expect(odd.delay(beforeRetry: 5, random: .nan) == .zero)
             #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(Int64.max), random: 0) == policy.maximumRetryAfter)
             #expect(policy.delay(beforeRetry: 1, retryAfter: .seconds(-5), random: 0) == .zero)
+        }
+
+        /// A timeout too long for AsyncHTTPClient's nanoseconds is as good as none, given to the
+        /// transport or left of a call's total timeout: neither traps.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test func aTimeoutOfYearsOnAsyncHTTPClientIsAsGoodAsNone() async throws {
+            try await withBackend { _, url in
+                let client = APIClient<GeneralCode>(
+                    baseURL: url, contract: EnvelopeContract.b, decoder: ResilientJSONDecoder(),
+                    pipeline: quietPipeline {
+                        $0.clock = ContinuousClock()
+                        $0.timeout = .seconds(Int64.max)
+                    },
+                    transport: HTTPClientTransport(timeout: .seconds(Int64.max)))
+                let item = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                #expect(item == .one)
+            }
         }
 
         /// The stages that keep state are references: a copy of a pipeline shares them, as

@@ -74,5 +74,39 @@ extension BackstopClient {
                 #expect(flaky >= 2 * Self.each - 1)
             }
         }
+
+        /// AsyncHTTPClient keeps each call's deadline up to the head, and a task the deadline
+        /// cancels reads the body: deadlines from 1 to 100 ms pass before the request goes out,
+        /// while it waits for its head, as its body is read, or not at all.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test("deadlines passing as AsyncHTTPClient answers end each call once, answered or timed out")
+        func deadlinesRacingTheAnswersOfAsyncHTTPClient() async throws {
+            try await withBackend { _, url in
+                let client = makeClient(
+                    url, .asyncHTTPClient,
+                    pipeline: quietPipeline {
+                        $0.clock = ContinuousClock()
+                        $0.timeout = .seconds(30)
+                    })
+                // The connection made first, so the deadlines race answers rather than a handshake.
+                _ = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1"))
+                let outcomes = await withTaskGroup(of: String.self) { group in
+                    for index in 0..<Self.each {
+                        group.addTask {
+                            let timeout = Duration.milliseconds(index % 100 + 1)
+                            do throws(APIError<GeneralCode, StudyGroupCode>) {
+                                let item = try await client.send(Endpoint<Item, StudyGroupCode>(.get, "b/products/1", timeout: timeout))
+                                return item == .one ? "answered" : "answered \(item)"
+                            } catch {
+                                return transportReason(of: error) == .timedOut ? "timed out" : "\(error)"
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(outcomes.count == Self.each)
+                #expect(Set(outcomes).subtracting(["answered", "timed out"]).isEmpty, "\(Set(outcomes))")
+            }
+        }
     }
 }
