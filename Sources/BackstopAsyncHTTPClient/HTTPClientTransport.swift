@@ -70,6 +70,9 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping
         try await Self.send(request, body: body, baseURL: baseURL, operationID: operationID, on: transport)
     }
 
+    /// AsyncHTTPClient lets go of a request's deadline once its head is in.
+    package var keepsDeadlineThroughBody: Bool { false }
+
     /// Sends as ``send(_:body:baseURL:operationID:)`` does, within `timeout` if it is shorter
     /// than this transport's own: the pipeline hands over what is left of a call's total timeout,
     /// so that the call needs no task of its own to end at it.

@@ -75,15 +75,16 @@ extension BackstopClient {
             }
         }
 
-        /// AsyncHTTPClient keeps each call's deadline up to the head, and a task the deadline
-        /// cancels reads the body: deadlines from 1 to 100 ms pass before the request goes out,
-        /// while it waits for its head, as its body is read, or not at all.
+        /// Both transports keep each call's deadline themselves (AsyncHTTPClient up to the head,
+        /// and a task the deadline cancels reads the body; URLSession's to the last byte):
+        /// deadlines from 1 to 100 ms pass before the request goes out, while it waits for its
+        /// head, as its body is read, or not at all.
         @available(macOS 14, iOS 17, tvOS 17, *)
-        @Test("deadlines passing as AsyncHTTPClient answers end each call once, answered or timed out")
-        func deadlinesRacingTheAnswersOfAsyncHTTPClient() async throws {
+        @Test("deadlines passing as a transport answers end each call once, answered or timed out", arguments: TransportKind.allCases)
+        func deadlinesRacingTheTransportsAnswers(transport: TransportKind) async throws {
             try await withBackend { _, url in
                 let client = makeClient(
-                    url, .asyncHTTPClient,
+                    url, transport,
                     pipeline: quietPipeline {
                         $0.clock = ContinuousClock()
                         $0.timeout = .seconds(30)

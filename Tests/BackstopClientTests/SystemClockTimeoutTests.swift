@@ -95,7 +95,8 @@ extension BackstopClient {
 
         /// A server that sends the head and the first byte of a 1,000-byte body, then nothing
         /// until the test ends: AsyncHTTPClient lets go of its deadline once the head is in, so
-        /// the body is read in a task the call's deadline cancels.
+        /// the body is read in a task the call's deadline cancels; URLSession's transport ends
+        /// the whole exchange at the deadline.
         private static func stallingBody() throws -> (HostileServer, DispatchSemaphore) {
             let release = DispatchSemaphore(value: 0)
             let server = try HostileServer { connection in
@@ -124,10 +125,12 @@ extension BackstopClient {
             #expect(!Task.isCancelled)
         }
 
-        /// AsyncHTTPClient's transport, telling each time a response's head has arrived.
+        /// A transport that keeps deadlines, telling each time a response's head has arrived.
         struct HeadSignallingTransport: DeadlineKeeping {
-            let transport = HTTPClientTransport()
+            let transport: any DeadlineKeeping
             let heads: AsyncStream<Void>.Continuation
+
+            var keepsDeadlineThroughBody: Bool { transport.keepsDeadlineThroughBody }
 
             func send(
                 _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
@@ -146,8 +149,9 @@ extension BackstopClient {
             }
         }
 
-        @Test(.timeLimit(.minutes(1)))
-        func cancellingTheCallerWhileTheBodyStallsEndsTheCallAsCancelled() async throws {
+        @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases)
+        func cancellingTheCallerWhileTheBodyStallsEndsTheCallAsCancelled(transport: TransportKind) async throws {
+            let keeper = try #require(transport.make() as? any DeadlineKeeping)
             let (server, release) = try Self.stallingBody()
             defer {
                 release.signal()
@@ -160,9 +164,9 @@ extension BackstopClient {
                     $0.clock = ContinuousClock()
                     $0.timeout = .seconds(30)
                 },
-                transport: HeadSignallingTransport(heads: head))
+                transport: HeadSignallingTransport(transport: keeper, heads: head))
             let call = Task { await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "slow")) }
-            // The head is in: the call now waits for the rest of the body, in a task of its own.
+            // The head is in: the call now waits for the rest of the body.
             var arrivals = heads.makeAsyncIterator()
             _ = await arrivals.next()
             call.cancel()

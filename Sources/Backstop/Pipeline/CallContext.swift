@@ -36,9 +36,9 @@ struct CallContext: Sendable {
     /// (see ``CallRunner/timeout(_:)``).
     var deadline: CallDeadline? = nil
     /// Whether ``send`` goes straight to a transport that ends each exchange at ``deadline``
-    /// up to the response's head (``DeadlineKeeping``): the attempt then reads the body in a
-    /// task the deadline cancels.
-    var transportKeepsDeadline = false
+    /// up to the response's head only (``DeadlineKeeping``): the attempt then reads the body in
+    /// a task the deadline cancels.
+    var readsBodyWithinDeadline = false
 }
 
 extension CallContext {

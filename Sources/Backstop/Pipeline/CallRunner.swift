@@ -97,7 +97,7 @@ final class CallRunner: Sendable {
                 return try await keeper.send(
                     request, body: body, baseURL: baseURL, operationID: operationID, within: deadline.remaining)
             }
-            call.transportKeepsDeadline = true
+            call.readsBodyWithinDeadline = !keeper.keepsDeadlineThroughBody
         }
         let ticket = DeadlineTimers.timeouts.schedule(deadline, at: deadline.uptime)
         do {
@@ -166,7 +166,7 @@ final class CallRunner: Sendable {
             call.request, body: call.body, baseURL: call.baseURL, operationID: call.options.operationID,
             policy: call.options.redirects ?? pipeline.redirects, send: call.send)
         let data =
-            if call.transportKeepsDeadline, let deadline = call.deadline {
+            if call.readsBodyWithinDeadline, let deadline = call.deadline {
                 try await collect(responseBody, within: deadline)
             } else {
                 try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
@@ -235,7 +235,7 @@ extension CallRunner {
     }
 
     /// `body` read whole, within ``ClientPipeline/maximumResponseBytes``, in a task that
-    /// `deadline` cancels when it passes: the transport let go of the deadline with the head.
+    /// `deadline` cancels when it passes: the transport kept the deadline up to the head only.
     ///
     /// A body already in when its head was handed over, as a small answer's is, is read before
     /// the task first suspends, on this thread.

@@ -79,9 +79,10 @@ public struct ClientPipeline: Sendable {
     /// an idle timeout) do not promise. On the system clocks the deadline waits in a timer shared
     /// by every call, and cancels the call's own work, never the caller's task: a hedged call's
     /// attempts, which already run in tasks of their own; on a transport that keeps deadlines
-    /// itself (`HTTPClientTransport`, with no ``middlewares`` in front of it) and a call that
-    /// waits on no authentication, the transport ends each request at what is left of it up to
-    /// the response's head, and a task reading the body; else one task the call runs in. On any
+    /// itself (``StreamingURLSessionTransport`` and `HTTPClientTransport`, with no
+    /// ``middlewares`` in front of them) and a call that waits on no authentication, the
+    /// exchange itself: URLSession's task, or AsyncHTTPClient's request up to the response's
+    /// head and then a task reading the body; else one task the call runs in. On any
     /// other ``clock`` the call races a sleeping child task. An `ImmediateClock` passes it at
     /// once, so a test on one sets `timeout = nil`.
     public var timeout: Duration?

@@ -22,12 +22,22 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         let feed: Chunks.Continuation
         let limit: Int
         var received = 0
+        /// The call's deadline among the shared timers, when the exchange keeps one: it ends the
+        /// exchange, body included, when it passes.
+        var deadline: DeadlineTimers.Ticket? = nil
+
+        /// Takes the deadline out of the timers: the exchange has ended.
+        func ended() {
+            if let deadline { DeadlineTimers.timeouts.cancel(deadline) }
+        }
     }
 
     private let exchanges = LockedValue<[Int: Exchange]>([:])
 
-    /// Runs `task` and answers its response head and a body that streams the rest.
-    func exchange(_ task: URLSessionDataTask, limit: Int) async throws -> Head {
+    /// Runs `task` and answers its response head and a body that streams the rest; when
+    /// `timeout` passes first, the task is cancelled and the head, or the body's reading, fails
+    /// as `.transport` `timedOut`.
+    func exchange(_ task: URLSessionDataTask, limit: Int, timeout: Duration? = nil) async throws -> Head {
         let (chunks, feed) = Chunks.makeStream()
         // The body dropped unread or its reader cancelled: nothing more is wanted.
         feed.onTermination = { termination in
@@ -43,15 +53,29 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
                     task.cancel()
                     return
                 }
+                if let timeout { keep(timeout, for: task) }
                 task.resume()
             }
         } onCancel: {
             task.cancel()
             // The caller goes on at once, whether or not URLSession reports the cancellation.
-            let exchange = exchanges.withLock { $0.removeValue(forKey: id) }
-            exchange?.head?.resume(throwing: CancellationError())
-            exchange?.feed.finish(throwing: CancellationError())
+            fail(id, with: CancellationError())
         }
+    }
+
+    /// Ends `task`'s exchange when `timeout` passes, unless it ends first. Scheduled once the
+    /// exchange is registered, so a deadline that passes at once finds it to end.
+    private func keep(_ timeout: Duration, for task: URLSessionDataTask) {
+        let id = task.taskIdentifier
+        let ticket = DeadlineTimers.timeouts.schedule(
+            ExchangeDeadline(streams: self, task: task, timeout: timeout), at: uptimeDeadline(after: timeout))
+        let kept = exchanges.withLock { exchanges in
+            guard exchanges[id] != nil else { return false }
+            exchanges[id]?.deadline = ticket
+            return true
+        }
+        // Ended already: its deadline goes with it.
+        if !kept { DeadlineTimers.timeouts.cancel(ticket) }
     }
 
     func urlSession(
@@ -83,6 +107,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             exchange.chunks = nil
             if case .known(let length) = length, length > exchange.limit {
                 exchanges[id] = nil
+                exchange.ended()
                 exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
                 return (head, chunks, true)
             }
@@ -102,6 +127,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             exchange.received += data.count
             guard exchange.received <= exchange.limit else {
                 exchanges[id] = nil
+                exchange.ended()
                 exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
                 return true
             }
@@ -122,6 +148,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        exchange.ended()
         if let head = exchange.head {
             head.resume(throwing: error ?? TransportFailure(.other, underlying: InvalidResponse(statusCode: nil)))
             exchange.feed.finish()
@@ -134,8 +161,22 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     private func fail(_ id: Int, with error: any Error) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: id) }
+        exchange?.ended()
         exchange?.head?.resume(throwing: error)
         exchange?.feed.finish(throwing: error)
+    }
+
+    /// An exchange's deadline: when it passes, its task is cancelled and the call goes on at
+    /// once, whether or not URLSession reports the cancellation.
+    private struct ExchangeDeadline: DeadlineTarget {
+        let streams: ResponseStreams
+        let task: URLSessionDataTask
+        let timeout: Duration
+
+        func deadlinePassed() {
+            task.cancel()
+            streams.fail(task.taskIdentifier, with: TimedOut.failure(after: timeout))
+        }
     }
 
     private static func tooLarge(_ limit: Int) -> ClientFailure {

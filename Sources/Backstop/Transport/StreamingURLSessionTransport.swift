@@ -29,6 +29,9 @@ import OpenAPIRuntime
 /// - A redirect is handed back as the response it is, never followed: the pipeline's
 ///   ``RedirectPolicy`` decides, the same way for every transport.
 /// - Cancelling the caller's task, or dropping the body unread, cancels the request.
+/// - Through ``APIClient`` with no middleware in front of it, the total timeout
+///   (``ClientPipeline/timeout``) of a call that waits on no authentication cancels the request
+///   when it passes, body included: the call needs no task of its own to end at it.
 ///
 /// Give it the same limit as the pipeline's ``ClientPipeline/maximumResponseBytes`` (both
 /// default to ``ClientPipeline/defaultMaximumResponseBytes``): the smaller of the two applies.
@@ -38,7 +41,7 @@ import OpenAPIRuntime
 /// reading, its bytes dropped, until the server stops; a redirect's body is buffered whole before
 /// the delegate hears of it; and a connection closed in the middle of a response's head stops
 /// the process (fixed in Swift 6.4).
-public final class StreamingURLSessionTransport: ClientTransport, Sendable {
+public final class StreamingURLSessionTransport: ClientTransport, DeadlineKeeping, Sendable {
     /// Past this many decoded bytes a response's body is cancelled and reading it throws.
     public let maximumResponseBytes: Int
     private let session: URLSession
@@ -68,12 +71,28 @@ public final class StreamingURLSessionTransport: ClientTransport, Sendable {
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await send(request, body: body, baseURL: baseURL, timeout: nil)
+    }
+
+    /// Its deadline cancels the `URLSessionDataTask`, which ends the body too.
+    package var keepsDeadlineThroughBody: Bool { true }
+
+    /// Sends as ``send(_:body:baseURL:operationID:)`` does, and ends the exchange, body
+    /// included, when `timeout` passes: the pipeline hands over what is left of a call's total
+    /// timeout, so that the call needs no task of its own to end at it.
+    package func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await send(request, body: body, baseURL: baseURL, timeout: timeout)
+    }
+
+    private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, timeout: Duration?) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.urlRequest(for: request, baseURL: baseURL)
         if let body {
             urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
         }
         let task = session.dataTask(with: urlRequest)
-        return try await streams.exchange(task, limit: maximumResponseBytes)
+        return try await streams.exchange(task, limit: maximumResponseBytes, timeout: timeout)
     }
 
     /// `request` joined to `baseURL` as swift-openapi-urlsession joins them.

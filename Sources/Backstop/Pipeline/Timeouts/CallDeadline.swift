@@ -7,8 +7,8 @@ import Foundation
 /// Two kinds of call keep it so. A hedged call already runs each attempt in a task that its race
 /// cancels, so the deadline cancels the race it is waiting on. A call on a transport that keeps
 /// deadlines itself (``DeadlineKeeping``), with no middleware in front of it, hands the transport
-/// the time left for each response head, and reads each body in a task the deadline cancels.
-/// Either way retry bounds its waits by it (``remaining``). A timeout task around the attempts
+/// the time left for each exchange; where the transport keeps it up to the head only, the body
+/// is read in a task the deadline cancels. Either way retry bounds its waits by it (``remaining``). A timeout task around the attempts
 /// cost each call a second task and its hop: about 17k instructions, and 2 to 5 points over a
 /// hand-written call on AsyncHTTPClient.
 final class CallDeadline: DeadlineTarget {
