@@ -242,21 +242,8 @@ extension CallRunner {
     private func collect(_ body: HTTPBody?, within deadline: CallDeadline) async throws -> Data {
         guard let body else { return Data() }
         let limit = pipeline.maximumResponseBytes
-        // Not a child, so a cancelled caller's cancellation is handed on, as a child's would be.
-        let callerIsCancelled = Task.isCancelled
-        let task = Task<Result<Data, any Error>, Never>.startingHere(on: placement) {
-            if callerIsCancelled { withUnsafeCurrentTask { $0?.cancel() } }
-            do {
-                return .success(try await BodyCollection.collect(body, upTo: limit))
-            } catch {
-                return .failure(error)
-            }
-        }
-        if !deadline.enter(.body(task)) { task.cancel() }
-        let result = await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
+        let (result, _) = await outcomeInOwnTask(on: placement, { try await BodyCollection.collect(body, upTo: limit) }) { task in
+            if !deadline.enter(.body(task)) { task.cancel() }
         }
         deadline.leave()
         if case .failure = result, deadline.hasPassed { throw deadline.failure }

@@ -45,22 +45,8 @@ private func withSystemTimeout<Value: Sendable>(
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
     let deadline = uptimeDeadline(after: timeout)
-    // Not a child, so a cancelled caller's cancellation is handed on: its task starts cancelled,
-    // as a child would.
-    let callerIsCancelled = Task.isCancelled
-    let task = Task<Result<Value, any Error>, Never>.startingHere(on: placement) {
-        if callerIsCancelled { withUnsafeCurrentTask { $0?.cancel() } }
-        do {
-            return .success(try await operation())
-        } catch {
-            return .failure(error)
-        }
-    }
-    let ticket = DeadlineTimers.timeouts.schedule(TimeoutExpiry(task: task), at: deadline)
-    let result = await withTaskCancellationHandler {
-        await task.value
-    } onCancel: {
-        task.cancel()
+    let (result, ticket) = await outcomeInOwnTask(on: placement, operation) { task in
+        DeadlineTimers.timeouts.schedule(TimeoutExpiry(task: task), at: deadline)
     }
     let expired = !DeadlineTimers.timeouts.cancel(ticket)
     switch result {
