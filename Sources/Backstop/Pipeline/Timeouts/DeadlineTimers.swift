@@ -53,7 +53,7 @@ final class DeadlineTimers: Sendable {
             // Set under the lock, so that two calls setting it at once leave it at the earlier.
             if deadline < queue.armed {
                 queue.armed = deadline
-                timer(&queue).schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+                Self.timer(&queue, of: self.queue).schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
             }
             return ticket
         }
@@ -71,9 +71,10 @@ final class DeadlineTimers: Sendable {
         // The timer stays set: waking up to nothing due is cheaper than setting it again per call.
     }
 
-    /// Fires every ticket that is due and sets the timer for the next.
-    private func fireDue() {
+    /// Fires every ticket of `queue` that is due and sets the timer for the next.
+    private static func fireDue(_ queue: LockedValue<Queue>) {
         let now = DispatchTime.now().uptimeNanoseconds
+        let lockedQueue = queue
         let due: [Ticket] = queue.withLock { queue in
             var due: [Ticket] = []
             while let first = queue.heap.first, first.deadline <= now {
@@ -82,19 +83,22 @@ final class DeadlineTimers: Sendable {
             }
             queue.armed = queue.heap.first?.deadline ?? .max
             if let next = queue.heap.first?.deadline {
-                timer(&queue).schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
+                timer(&queue, of: lockedQueue).schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
             }
             return due
         }
         for ticket in due { ticket.target.deadlinePassed() }
     }
 
-    /// The Dispatch timer of `queue`, made on first use.
-    private func timer(_ queue: inout Queue) -> any DispatchSourceTimer {
+    /// The Dispatch timer of `queue`, made on first use; `locked` is `queue` behind its lock.
+    private static func timer(_ queue: inout Queue, of locked: LockedValue<Queue>) -> any DispatchSourceTimer {
         if let timer = queue.timer { return timer }
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        // Weak: the timer lives as long as this, and its handler must not keep this alive.
-        timer.setEventHandler { [weak self] in self?.fireDue() }
+        // The queue, not this: a weak reference to this would put each of its retains, one per
+        // hedged call, on the slow path of a side table. The handler holding the queue that holds
+        // the timer is a cycle until `deinit` cancels the timer, and Dispatch lets go of a
+        // cancelled source's handler.
+        timer.setEventHandler { fireDue(locked) }
         timer.activate()
         queue.timer = timer
         return timer
