@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-extension APIClient {
+extension APIClient.Core {
     /// The request line and body of `endpoint`, or the `.client` error that keeps it from being made.
     func makeRequest<Payload, Module>(
         for endpoint: Endpoint<Payload, Module>

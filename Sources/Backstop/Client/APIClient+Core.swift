@@ -1,0 +1,102 @@
+import BackstopJSON
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension APIClient {
+    /// What a client's calls read, made once from its properties: its runner, composed send,
+    /// frozen decoder and code reader beside the properties they come from.
+    ///
+    /// Immutable, so a client stays a value: setting a property makes a new one.
+    final class Core: Sendable {
+        let baseURL: URL
+        /// Read once, not on every call: Foundation parses the URL to answer it.
+        let baseURLHasHost: Bool
+        let contract: any ResponseContract
+        let decoder: ResilientJSONDecoder
+        /// ``decoder`` frozen, and the codes of ``contract`` read with it.
+        let reader: ParsedJSON.Reader
+        let codes: CodeReader
+        let pipeline: ClientPipeline
+        let transport: any ClientTransport
+        /// Runs each call through ``pipeline``'s stages.
+        let runner: CallRunner
+        /// The app's middlewares and the transport, composed once.
+        let send: CallContext.Send
+
+        init(
+            baseURL: URL, contract: any ResponseContract, decoder: ResilientJSONDecoder, pipeline: ClientPipeline,
+            transport: any ClientTransport
+        ) {
+            self.baseURL = baseURL
+            baseURLHasHost = baseURL.absoluteURL.host != nil
+            self.contract = contract
+            self.decoder = decoder
+            reader = ParsedJSON.Reader(decoder)
+            codes = CodeReader(contract: contract, generalCodes: General.self, decoder: decoder)
+            self.pipeline = pipeline
+            self.transport = transport
+            (runner, send) = Self.compose(pipeline, transport)
+        }
+
+        /// The runner of `pipeline`'s stages, placing attempt tasks as `transport` asks and letting
+        /// it keep deadlines where it can and no middleware stands in front of it, and the app's
+        /// middlewares composed in front of `transport`.
+        private static func compose(_ pipeline: ClientPipeline, _ transport: any ClientTransport) -> (CallRunner, CallContext.Send) {
+            let keeper = pipeline.middlewares.isEmpty ? transport as? any DeadlineKeeping : nil
+            return (
+                CallRunner(pipeline, placement: CallRunner.placement(of: transport), deadlineKeeper: keeper),
+                CallRunner.middlewares(pipeline.middlewares, before: CallRunner.transport(transport))
+            )
+        }
+
+        /// The call of `endpoint` from its request's making down through coalescing, and its payload
+        /// decoded into `result`; answers what observation reports of it.
+        func call<Payload, Module>(
+            _ endpoint: Endpoint<Payload, Module>,
+            record: CallRecord, result: inout Result<APIResponse<Payload>, APIError<General, Module>>?
+        ) async -> CallEnding {
+            let start = ContinuousClock.now
+            let contract = endpoint.contract ?? self.contract
+            let codes = endpoint.contract.map { CodeReader(contract: $0, generalCodes: General.self, decoder: decoder) } ?? codes
+            var request: HTTPRequest?
+            var status: HTTPResponse.Status?
+            do throws(APIError<General, Module>) {
+                let (made, body) = try makeRequest(for: endpoint)
+                request = made
+                let options = CallOptions(
+                    operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
+                    requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
+                    codes: codes,
+                    redirects: endpoint.redirects)
+                let answer: Answer
+                do {
+                    answer = try await runner.coalesce(
+                        CallContext(
+                            request: made, body: body, baseURL: baseURL, options: options, record: record, send: send,
+                            sendIsBorrowed: false))
+                } catch {
+                    throw APIError<General, Module>(thrown: error)
+                }
+                status = answer.response.status
+                // The pipeline parsed the body to read its code; decoding reads the same parse.
+                var repairs: [Repair] = []
+                let payload = try contract.unwrap(
+                    Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: reader),
+                    response: answer.response, decoder: decoder, repairs: &repairs, throwing: APIError<General, Module>.self)
+                pipeline.recordDrift(repairs, operation: endpoint.operationID, request: request, record: record)
+                result = .success(
+                    APIResponse(
+                        status: answer.response.status, headerFields: answer.response.headerFields,
+                        payload: payload, repairs: repairs,
+                        attempts: record.attempts, duration: ContinuousClock.now - start))
+                return CallEnding(request: made, status: status, repairs: repairs.count)
+            } catch {
+                if case .http(let failure) = error { status = failure.status }
+                let redacted = pipeline.redacted(error, request: request, record: record)
+                result = .failure(redacted)
+                return CallEnding(failure: redacted, request: request, status: status)
+            }
+        }
+    }
+}
