@@ -78,7 +78,7 @@ extension APIClient {
                 } catch {
                     throw APIError<General, Module>(thrown: error)
                 }
-                status = answer.response.status
+                status = answer.status
                 // The pipeline parsed the body to read its code; decoding reads the same parse.
                 var repairs: [Repair] = []
                 let payload = try contract.unwrap(
@@ -87,7 +87,7 @@ extension APIClient {
                 pipeline.recordDrift(repairs, operation: endpoint.operationID, request: request, record: record)
                 result = .success(
                     APIResponse(
-                        status: answer.response.status, headerFields: answer.response.headerFields,
+                        status: answer.status, headerFields: answer.response.headerFields,
                         payload: payload, repairs: repairs,
                         attempts: record.attempts, duration: ContinuousClock.now - start))
                 return CallEnding(request: made, status: status, repairs: repairs.count)

@@ -27,14 +27,14 @@ struct CodeReader: Sendable {
         }
         answer.parsed = json
         let code: RawServerCode?
-        if contract.acceptedStatuses.contains(response.status.code) {
-            if case .failure(let failure, _)? = try? contract.envelope(of: json, status: response.status).outcome {
+        if contract.acceptedStatuses.contains(answer.status.code) {
+            if case .failure(let failure, _)? = try? contract.envelope(of: json, status: answer.status).outcome {
                 code = failure
             } else {
                 code = nil
             }
         } else {
-            code = contract.errorDetails(in: json, status: response.status).code
+            code = contract.errorDetails(in: json, status: answer.status).code
         }
         answer.role = code.flatMap(role)
         return answer

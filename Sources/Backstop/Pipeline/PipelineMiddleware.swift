@@ -176,7 +176,7 @@ public struct PipelineMiddleware: ClientMiddleware {
             if let business = businessFailure?(answer.body, answer.parsed, answer.response) {
                 let failure = pipeline.redacted(business.logged, request: request, record: record)
                 result = .failure(pipeline.redacted(surfaced: business.thrown, request: request, record: record))
-                return CallEnding(failure: failure, request: request, status: answer.response.status)
+                return CallEnding(failure: failure, request: request, status: answer.status)
             }
             var handedOn = answer.body
             var repairs = 0
@@ -184,13 +184,13 @@ public struct PipelineMiddleware: ClientMiddleware {
                 let repaired: RepairedBody
                 do throws(DecodingFailure) {
                     repaired = try repairer.repair(
-                        handedOn, operationID: operationID, status: answer.response.status.code,
+                        handedOn, operationID: operationID, status: answer.status.code,
                         contentType: answer.response.headerFields[.contentType])
                 } catch {
                     let failure = pipeline.redacted(
                         APIError<NoModuleCodes, NoModuleCodes>.decoding(error), request: request, record: record)
                     result = .failure(failure)
-                    return CallEnding(failure: failure, request: request, status: answer.response.status)
+                    return CallEnding(failure: failure, request: request, status: answer.status)
                 }
                 handedOn = repaired.body
                 repairs = repaired.repairs.count
@@ -198,9 +198,9 @@ public struct PipelineMiddleware: ClientMiddleware {
                 if let reason = repaired.undescribed { sayUndescribed(operationID, reason) }
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
-                answer.response.status.code >= 400 ? .http(HTTPFailure(status: answer.response.status)) : nil
+                answer.status.code >= 400 ? .http(HTTPFailure(status: answer.status)) : nil
             result = .success((answer.response, HTTPBody(handedOn)))
-            return CallEnding(failure: failure, request: request, status: answer.response.status, repairs: repairs)
+            return CallEnding(failure: failure, request: request, status: answer.status, repairs: repairs)
         } catch {
             let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
             result = .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record))

@@ -16,7 +16,7 @@ extension CircuitBreaker {
     /// What an attempt's answer means to its circuit: a backend that says when to come back is
     /// away; otherwise a failure when ``countsAsFailure`` says so, else a success.
     func verdict(of answer: Answer, now: Date) -> Verdict {
-        let status = answer.response.status.code
+        let status = answer.status.code
         if answer.role == .maintenance { return .away(RetryAfter.duration(in: answer.response.headerFields, now: now)) }
         if status == 503 || status == 429, let retryAfter = RetryAfter.duration(in: answer.response.headerFields, now: now) {
             return .away(retryAfter)

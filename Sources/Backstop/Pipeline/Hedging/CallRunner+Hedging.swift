@@ -6,12 +6,15 @@ extension CallRunner {
     /// Whether `call` may be sent twice: idempotent by the endpoint's word, else by the retry
     /// rules' methods; whether retries are on does not matter.
     func isHedgeable(_ call: CallContext) -> Bool {
-        call.options.isIdempotent ?? (call.options.retry ?? pipeline.retry).retryableMethods.contains(call.request.method)
+        // Read in place: a copy of the rules retains each of their sets.
+        call.options.isIdempotent
+            ?? call.options.retry?.retryableMethods.contains(call.request.method)
+            ?? pipeline.retry.retryableMethods.contains(call.request.method)
     }
 
     /// Whether hedging runs `call`: hedging is on, may send a hedge, and `call` may be sent twice.
     func isHedged(_ call: CallContext) -> Bool {
-        guard let hedging = pipeline.hedging, hedging.maximumHedges > 0 else { return false }
+        guard (pipeline.hedging?.maximumHedges ?? 0) > 0 else { return false }
         return isHedgeable(call)
     }
 

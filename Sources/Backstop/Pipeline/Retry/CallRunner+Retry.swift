@@ -45,7 +45,7 @@ extension CallRunner {
     /// What the rules see in an answer that may be retried: its status, else its code's role;
     /// `nil` when `policy` would not retry it.
     static func failure(of answer: Answer, policy: RetryPolicy) -> RetryPolicy.Failure? {
-        let status = answer.response.status.code
+        let status = answer.status.code
         if policy.retryableStatuses.contains(status) { return .status(status) }
         if let role = answer.role, policy.retryableRoles.contains(role) { return .server(role) }
         return nil
