@@ -108,7 +108,11 @@ public struct APIClient<General: ServerCode>: Sendable {
         }
         // `observe` always runs `call`; an error is made only if it did not, since making one
         // (its underlying error bridged) costs more than a small call.
-        guard let result else { throw .transport(TransportFailure(.cancelled, underlying: CancellationError())) }
-        return try result.get()
+        // Consumed: `get()` would copy the response.
+        switch consume result {
+        case .success(let response)?: return response
+        case .failure(let error)?: throw error
+        case nil: throw .transport(TransportFailure(.cancelled, underlying: CancellationError()))
+        }
     }
 }

@@ -198,7 +198,11 @@ public final class RequestCoalescing: Sendable {
             return flight.waiters.resumeAll(with: .answered(result))
         }
         for wake in wakes { wake.resume() }
-        return try result.get()
+        // Consumed: `get()` would copy the answer.
+        switch consume result {
+        case .success(let answer): return answer
+        case .failure(let error): throw error
+        }
     }
 
     /// Closes `flight`: no call joins it any more, and each waiting call sends its own request.

@@ -105,7 +105,11 @@ extension CallRunner {
         }
         race.end()
         for attempt in attempts { await attempt.value }
-        return try outcome.get()
+        // Consumed: `get()` would copy the answer.
+        switch consume outcome {
+        case .success(let answer): return answer
+        case .failure(let error): throw error
+        }
     }
 
     /// The time since now, on `clock`.

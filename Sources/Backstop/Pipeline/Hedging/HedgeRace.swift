@@ -53,17 +53,19 @@ final class HedgeRace: Sendable {
 
     /// Hands `finished` to the call's task, now if it is listening, else when it next listens;
     /// once the race is over, to nobody.
-    func deliver(_ finished: Finished) {
+    func deliver(_ finished: consuming Finished) {
+        // Moved, never copied, to whoever gets it: a copy of an answer retains its every part.
+        var pending: Finished? = consume finished
         let listener: UnsafeContinuation<Finished, Never>? = state.withLock { state in
             guard !state.isOver else { return nil }
             if let listener = state.listener {
                 state.listener = nil
                 return listener
             }
-            state.finished.append(finished)
+            if let kept = pending.take() { state.finished.append(kept) }
             return nil
         }
-        listener?.resume(returning: finished)
+        if let listener, let finished = pending.take() { listener.resume(returning: finished) }
     }
 
     /// The next racer to end, in the order they ended.
