@@ -45,15 +45,15 @@ final class DeadlineTimers: Sendable {
     /// Tells `target` at `deadline` (uptime nanoseconds, as `DispatchTime`) that it passed,
     /// unless the returned ticket is cancelled first.
     func schedule(_ target: any DeadlineTarget, at deadline: UInt64) -> Ticket {
-        queue.withLock { queue in
-            let ticket = Ticket(deadline: deadline, index: queue.heap.count, target: target)
-            queue.heap.append(ticket)
-            Self.siftUp(&queue.heap, from: ticket.index)
+        queue.withLock { pending in
+            let ticket = Ticket(deadline: deadline, index: pending.heap.count, target: target)
+            pending.heap.append(ticket)
+            Self.siftUp(&pending.heap, from: ticket.index)
             // A timer set for an earlier deadline wakes up in time and sets itself for the next.
             // Set under the lock, so that two calls setting it at once leave it at the earlier.
-            if deadline < queue.armed {
-                queue.armed = deadline
-                Self.timer(&queue, of: self.queue).schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
+            if deadline < pending.armed {
+                pending.armed = deadline
+                Self.timer(&pending, of: queue).schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
             }
             return ticket
         }
@@ -74,16 +74,15 @@ final class DeadlineTimers: Sendable {
     /// Fires every ticket of `queue` that is due and sets the timer for the next.
     private static func fireDue(_ queue: LockedValue<Queue>) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let lockedQueue = queue
-        let due: [Ticket] = queue.withLock { queue in
+        let due: [Ticket] = queue.withLock { pending in
             var due: [Ticket] = []
-            while let first = queue.heap.first, first.deadline <= now {
-                Self.remove(at: 0, from: &queue.heap)
+            while let first = pending.heap.first, first.deadline <= now {
+                Self.remove(at: 0, from: &pending.heap)
                 due.append(first)
             }
-            queue.armed = queue.heap.first?.deadline ?? .max
-            if let next = queue.heap.first?.deadline {
-                timer(&queue, of: lockedQueue).schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
+            pending.armed = pending.heap.first?.deadline ?? .max
+            if let next = pending.heap.first?.deadline {
+                timer(&pending, of: queue).schedule(deadline: DispatchTime(uptimeNanoseconds: next), leeway: .milliseconds(1))
             }
             return due
         }
