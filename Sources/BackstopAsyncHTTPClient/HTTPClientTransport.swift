@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Backstop
 import Foundation
 import HTTPTypes
+import NIOCore
+import NIOHTTP1
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 
@@ -21,16 +23,21 @@ import OpenAPIRuntime
 /// ``Backstop/TransportFailure/init(asyncHTTPClientError:)``. The error thrown is the
 /// ``Backstop/TransportFailure``, with AsyncHTTPClient's own error as its `underlying`.
 ///
-/// A call's total timeout (`ClientPipeline.timeout`, 30 s by default) costs no task of its own
-/// when no middleware stands in front of this transport and the call waits on no
-/// authentication: each request ends at what is left of it up to the response's head, as
-/// AsyncHTTPClient's own deadline, and the pipeline reads the body in a task the deadline cancels.
+/// When no middleware stands in front of this transport and the call waits on no
+/// authentication, `APIClient` starts no task for a call's attempt: its total timeout
+/// (`ClientPipeline.timeout`, 30 s by default) is what is left of it, handed to each request as
+/// AsyncHTTPClient's own deadline, and a hedged call's first request runs in the caller's task,
+/// ended from outside when a hedge wins. Such requests go through AsyncHTTPClient's delegate API,
+/// which keeps the deadline to the body's last byte: the whole body is read before the response
+/// is handed back, within `ClientPipeline.maximumResponseBytes`, and a request body is read whole
+/// before it is sent.
 ///
-/// A call that `APIClient` runs in tasks of its own (a hedged one, or one with a total timeout
-/// otherwise) goes on running on the SwiftNIO event loop that answered it until its answer is
-/// read, instead of moving to another thread and back: an answer larger than 64 KiB is parsed
-/// on the global executor, and the payload is decoded in the caller's task. The pipeline's
-/// middlewares may then run on the event loop, so they must not block.
+/// A call's attempt that `APIClient` runs in a task of its own (a hedge, or any attempt behind a
+/// middleware or waiting on authentication, when the call is timed or hedged) goes on running on
+/// the SwiftNIO event loop that answered it until its answer is read, instead of moving to
+/// another thread and back: an answer larger than 64 KiB is parsed on the global executor, and
+/// the payload is decoded in the caller's task. The pipeline's middlewares may then run on the
+/// event loop, so they must not block.
 public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping {
     /// The transport whose errors are classified.
     public var transport: AsyncHTTPClientTransport
@@ -70,18 +77,78 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping
         try await Self.send(request, body: body, baseURL: baseURL, operationID: operationID, on: transport)
     }
 
-    /// AsyncHTTPClient lets go of a request's deadline once its head is in.
-    package var keepsDeadlineThroughBody: Bool { false }
-
     /// Sends as ``send(_:body:baseURL:operationID:)`` does, within `timeout` if it is shorter
-    /// than this transport's own: the pipeline hands over what is left of a call's total timeout,
-    /// so that the call needs no task of its own to end at it.
+    /// than this transport's own, and reads the whole body before it returns, within
+    /// `maximumBytes`: the pipeline hands over what is left of a call's total timeout, so that
+    /// the call needs no task of its own to end at it.
+    ///
+    /// Through AsyncHTTPClient's delegate API (``WholeResponse``), whose deadline covers the
+    /// body too and whose task `cancellation` can end from outside: `execute(_:deadline:)`
+    /// lets go of its deadline once the head is in, and is cancelled only through the task
+    /// that awaits it.
     package func send(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration?,
+        upTo maximumBytes: Int, cancelledBy cancellation: ExchangeCancellation?
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var transport = transport
-        transport.configuration.timeout = min(transport.configuration.timeout, .nanoseconds(timeout.saturatedNanoseconds))
-        return try await Self.send(request, body: body, baseURL: baseURL, operationID: operationID, on: transport)
+        let limit = min(transport.configuration.timeout, timeout.map { .nanoseconds($0.saturatedNanoseconds) } ?? .nanoseconds(.max))
+        do {
+            guard cancellation?.isCancelled != true else { throw CancellationError() }
+            let clientRequest = try await Self.clientRequest(request, body: body, baseURL: baseURL)
+            let task = transport.configuration.client.execute(
+                request: clientRequest, delegate: WholeResponse(upTo: maximumBytes), eventLoop: .indifferent,
+                deadline: .now() + limit)
+            cancellation?.enter(task)
+            let (head, responseBody) = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            return try Self.response(head, body: responseBody, for: request.method)
+        } catch let failure as ClientFailure {
+            throw failure
+        } catch {
+            throw TransportFailure(asyncHTTPClientError: error)
+        }
+    }
+
+    /// `request` joined to `baseURL` as swift-openapi-async-http-client joins them, its body
+    /// read first: the delegate API takes a body's bytes, and an app's request bodies are in
+    /// memory already.
+    private static func clientRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> HTTPClient.Request {
+        guard var components = URLComponents(string: baseURL.absoluteString),
+            let path = URLComponents(string: request.path ?? "")
+        else { throw ClientFailure(.invalidURL, detail: "\(request.path ?? "") relative to \(baseURL.absoluteString) makes no URL") }
+        components.percentEncodedPath += path.percentEncodedPath
+        components.percentEncodedQuery = path.percentEncodedQuery
+        guard let url = components.url else {
+            throw ClientFailure(.invalidURL, detail: "\(request.path ?? "") relative to \(baseURL.absoluteString) makes no URL")
+        }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            headers.add(name: field.name.canonicalName, value: field.value)
+        }
+        var bytes: HTTPClient.Body?
+        if let body { bytes = .bytes(try await Data(collecting: body, upTo: .max)) }
+        return try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: bytes)
+    }
+
+    /// The response as HTTPTypes carries it; no body for a method whose response has none.
+    private static func response(_ head: HTTPResponseHead, body: ByteBuffer?, for method: HTTPRequest.Method) throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        var fields = HTTPFields()
+        fields.reserveCapacity(head.headers.count)
+        for (name, value) in head.headers {
+            // SwiftNIO's parser admits only valid field names; one that is not would be dropped.
+            guard let name = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let response = HTTPResponse(status: .init(code: Int(head.status.code)), headerFields: fields)
+        switch method {
+        case .head, .connect, .trace: return (response, nil)
+        default: return (response, HTTPBody(body.map { ArraySlice($0.readableBytesView) } ?? []))
+        }
     }
 
     private static func send(

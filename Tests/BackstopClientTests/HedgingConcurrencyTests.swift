@@ -33,6 +33,34 @@ extension BackstopClient {
             }
         }
 
+        /// With nothing in front of the transport, the first request runs in the caller's task,
+        /// and the transport ends it from outside when the hedge wins: each run's first request
+        /// waits on the server's clock until the call is over, so the call can return only because
+        /// its first exchange was cancelled.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aHedgeThatWinsEndsTheFirstRequestRunInTheCallersTask(transport: TransportKind) async throws {
+            let fixture = HedgingFixture(delay: .milliseconds(50))
+            try await fixture.withBackend { backend, url in
+                let client = fixture.client(url, transport) { $0.retryBudget = .unlimited }
+                for run in 1...20 {
+                    // The server counts a path's attempts across runs: each run's first is slow, its hedge is not.
+                    let sent = "/scenarios/slow/b/products/1?failures=\(2 * run - 1)"
+                    let endpoint = Endpoint<Item, StudyGroupCode>(
+                        .get, "scenarios/slow/b/products/1", query: [URLQueryItem(name: "failures", value: "\(2 * run - 1)")])
+                    let call = Task { try await client.send(endpoint) }
+                    _ = try await backend.requestLog.arrival(where: { $0.path == sent })
+                    await fixture.clock.advance(by: .milliseconds(60))
+                    #expect(try await call.value == .one)
+                    #expect(await backend.requestLog.entries.count { $0.path == sent } == 2)
+                    let line = try #require(fixture.logs.entries.last)
+                    #expect(line.metadata["attempts"] == "2")
+                    #expect(line.metadata["retries"] == "hedge")
+                    await fixture.serverClock.advance(by: .seconds(3600))
+                }
+            }
+        }
+
         /// The attempts are not the call's children, so its cancellation must reach them itself:
         /// both answers wait on the server's clock, which never moves, so the call can end only
         /// because its first request and its hedge were cancelled with it (the time limit stops a hang).

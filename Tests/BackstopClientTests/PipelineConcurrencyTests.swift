@@ -75,8 +75,7 @@ extension BackstopClient {
             }
         }
 
-        /// Both transports keep each call's deadline themselves (AsyncHTTPClient up to the head,
-        /// and a task the deadline cancels reads the body; URLSession's to the last byte):
+        /// Both transports keep each call's deadline themselves, to the body's last byte:
         /// deadlines from 1 to 100 ms pass before the request goes out, while it waits for its
         /// head, as its body is read, or not at all.
         @available(macOS 14, iOS 17, tvOS 17, *)

@@ -97,11 +97,16 @@ extension BackstopClient {
         /// until the test ends: AsyncHTTPClient lets go of its deadline once the head is in, so
         /// the body is read in a task the call's deadline cancels; URLSession's transport ends
         /// the whole exchange at the deadline.
-        private static func stallingBody() throws -> (HostileServer, DispatchSemaphore) {
+        /// A server that sends a head and the first byte of the body, tells `headSent`, and sends
+        /// the rest once released.
+        private static func stallingBody(
+            headSent: AsyncStream<Void>.Continuation? = nil
+        ) throws -> (HostileServer, DispatchSemaphore) {
             let release = DispatchSemaphore(value: 0)
             let server = try HostileServer { connection in
                 try connection.readRequest()
                 try connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n\"x")
+                headSent?.yield()
                 release.wait()
                 try connection.write("\"" + String(repeating: " ", count: 998))
                 connection.waitForClose()
@@ -125,48 +130,23 @@ extension BackstopClient {
             #expect(!Task.isCancelled)
         }
 
-        /// A transport that keeps deadlines, telling each time a response's head has arrived.
-        struct HeadSignallingTransport: DeadlineKeeping {
-            let transport: any DeadlineKeeping
-            let heads: AsyncStream<Void>.Continuation
-
-            var keepsDeadlineThroughBody: Bool { transport.keepsDeadlineThroughBody }
-
-            func send(
-                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
-            ) async throws -> (HTTPResponse, HTTPBody?) {
-                let answer = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-                heads.yield()
-                return answer
-            }
-
-            func send(
-                _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
-            ) async throws -> (HTTPResponse, HTTPBody?) {
-                let answer = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID, within: timeout)
-                heads.yield()
-                return answer
-            }
-        }
-
         @Test(.timeLimit(.minutes(1)), arguments: TransportKind.allCases)
         func cancellingTheCallerWhileTheBodyStallsEndsTheCallAsCancelled(transport: TransportKind) async throws {
-            let keeper = try #require(transport.make() as? any DeadlineKeeping)
-            let (server, release) = try Self.stallingBody()
+            let (heads, head) = AsyncStream.makeStream(of: Void.self)
+            let (server, release) = try Self.stallingBody(headSent: head)
             defer {
                 release.signal()
                 server.stop()
             }
-            let (heads, head) = AsyncStream.makeStream(of: Void.self)
             let client = APIClient<GeneralCode>(
                 baseURL: server.url, contract: EnvelopeContract.noEnvelope,
                 pipeline: quietPipeline {
                     $0.clock = ContinuousClock()
                     $0.timeout = .seconds(30)
                 },
-                transport: HeadSignallingTransport(transport: keeper, heads: head))
+                transport: transport.make())
             let call = Task { await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "slow")) }
-            // The head is in: the call now waits for the rest of the body.
+            // The head is out: the call now waits for the rest of the body.
             var arrivals = heads.makeAsyncIterator()
             _ = await arrivals.next()
             call.cancel()

@@ -12,8 +12,9 @@ import Testing
 /// Where a call's attempt runs on AsyncHTTPClient: a task the call starts for it (a timeout's
 /// behind a middleware, hedging's) goes on running on the event loop that answered it, except to
 /// parse a large answer; the caller's task, which decodes the payload, stays on the global
-/// executor. With nothing in front of the transport, a timed call starts no task for its
-/// attempts: AsyncHTTPClient keeps the deadline up to the head.
+/// executor. With nothing in front of the transport, a timed or hedged call runs its (first)
+/// attempt in the caller's task: AsyncHTTPClient's delegate API keeps the deadline to the body's
+/// end, and the race can cancel its exchange from outside.
 @Suite struct TaskPlacementTests {
     /// Notes, each time the client reads an envelope, whether it runs on an event loop: first
     /// in the attempt (the answer's codes), then in the caller's task (the payload's decode).
@@ -89,10 +90,22 @@ import Testing
         #expect(onEventLoop == [false, false])
     }
 
-    @Test func aHedgedCallReadsItsAnswerOnTheEventLoopThatAnsweredIt() async throws {
+    /// The transport can end the first attempt from outside when a hedge wins, so it needs no task.
+    @Test func aHedgedCallWithNothingInFrontOfTheTransportRunsItsFirstAttemptInTheCallersTask() async throws {
         let server = try Self.server(strings: 10)
         defer { server.stop() }
         var pipeline = ClientPipeline(logging: nil, metrics: nil, timeout: nil)
+        pipeline.hedging = Hedging(delay: .seconds(60))
+        let (strings, onEventLoop) = try await Self.call(server, pipeline: pipeline)
+        #expect(strings == 10)
+        #expect(onEventLoop == [false, false])
+    }
+
+    @Test func aHedgedCallBehindAMiddlewareReadsItsAnswerOnTheEventLoopThatAnsweredIt() async throws {
+        let server = try Self.server(strings: 10)
+        defer { server.stop() }
+        var pipeline = Self.timedBehindAMiddleware
+        pipeline.timeout = nil
         pipeline.hedging = Hedging(delay: .seconds(60))
         let (strings, onEventLoop) = try await Self.call(server, pipeline: pipeline)
         #expect(strings == 10)

@@ -3,7 +3,7 @@ import OpenAPIRuntime
 
 /// Reading bodies whole, within a limit, so an endless or huge body is an error and not
 /// an out-of-memory crash.
-enum BodyCollection {
+package enum BodyCollection {
     /// Reads `body` whole; throws `.client` ``ClientFailure/Reason/responseTooLarge`` past
     /// `limit`, having read nothing past it.
     static func collect(_ body: HTTPBody?, upTo limit: Int) async throws -> Data {
@@ -27,7 +27,8 @@ enum BodyCollection {
         return HTTPBody(data)
     }
 
-    private static func tooLarge(_ limit: Int) -> ClientFailure {
+    /// The failure of a body larger than `limit`, for a transport that reads bodies itself.
+    package static func tooLarge(_ limit: Int) -> ClientFailure {
         ClientFailure(.responseTooLarge, detail: "the body is larger than the limit of \(limit) bytes")
     }
 }

@@ -40,10 +40,6 @@ struct CallContext: Sendable {
     /// The call's total timeout, when the stages below keep it instead of a task of its own
     /// (see ``CallRunner/timeout(_:)``).
     var deadline: CallDeadline? = nil
-    /// Whether ``send`` goes straight to a transport that ends each exchange at ``deadline``
-    /// up to the response's head only (``DeadlineKeeping``): the attempt then reads the body in
-    /// a task the deadline cancels.
-    var readsBodyWithinDeadline = false
 
     /// What the stages above the attempts do not change, shared by copies until one changes the
     /// request: the stages hand a call down through closures and tasks, and a copy of every field

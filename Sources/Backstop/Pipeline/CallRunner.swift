@@ -80,8 +80,8 @@ final class CallRunner: Sendable {
     /// Stage 5, total timeout: bounds the call, retries and backoff included; the endpoint's
     /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``. On the system's clocks the
     /// stages below keep the deadline (``CallDeadline``) where they can: hedging's race, which
-    /// already runs its attempts in tasks, or a transport that keeps deadlines itself; retry
-    /// bounds its waits by it. Any other call runs in a task the deadline cancels.
+    /// can end each of its attempts, or a transport that keeps deadlines itself; retry bounds its
+    /// waits by it. Any other call runs in a task the deadline cancels.
     func timeout(_ call: CallContext) async throws -> Answer {
         guard let timeout = call.options.timeout ?? pipeline.timeout else { return try await retry(call) }
         let hedged = isHedged(call)
@@ -92,12 +92,13 @@ final class CallRunner: Sendable {
         var call = call
         call.deadline = deadline
         if let keeper {
+            let limit = pipeline.maximumResponseBytes
             call.send = { request, body, baseURL, operationID in
                 guard !deadline.hasPassed else { throw deadline.failure }
                 return try await keeper.send(
-                    request, body: body, baseURL: baseURL, operationID: operationID, within: deadline.remaining)
+                    request, body: body, baseURL: baseURL, operationID: operationID, within: deadline.remaining, upTo: limit,
+                    cancelledBy: nil)
             }
-            call.readsBodyWithinDeadline = !keeper.keepsDeadlineThroughBody
         }
         let ticket = DeadlineTimers.timeouts.schedule(deadline, at: deadline.uptime)
         do {
@@ -165,12 +166,7 @@ final class CallRunner: Sendable {
         let (response, responseBody) = try await Redirects.send(
             call.request, body: call.body, baseURL: call.baseURL, operationID: call.options.operationID,
             policy: call.options.redirects ?? pipeline.redirects, send: call.send)
-        let data =
-            if call.readsBodyWithinDeadline, let deadline = call.deadline {
-                try await collect(responseBody, within: deadline)
-            } else {
-                try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
-            }
+        let data = try await BodyCollection.collect(responseBody, upTo: pipeline.maximumResponseBytes)
         guard let codes = call.options.codes else { return Answer(response: response, body: data) }
         return await placement.parsing(size: data.count) { codes.answer(response, body: data) }
     }
@@ -229,25 +225,9 @@ extension CallRunner {
     /// The transport that keeps `call`'s deadline itself, when nothing in front of it could
     /// outlive the deadline: there is one (``deadlineKeeper``) and the call does not wait on
     /// authentication, whose refresh runs the app's own code.
-    private func deadlineKeeper(for call: CallContext) -> (any DeadlineKeeping)? {
+    func deadlineKeeper(for call: CallContext) -> (any DeadlineKeeping)? {
         guard let deadlineKeeper, pipeline.authentication == nil || !call.options.requiresAuthentication else { return nil }
         return deadlineKeeper
-    }
-
-    /// `body` read whole, within ``ClientPipeline/maximumResponseBytes``, in a task that
-    /// `deadline` cancels when it passes: the transport kept the deadline up to the head only.
-    ///
-    /// A body already in when its head was handed over, as a small answer's is, is read before
-    /// the task first suspends, on this thread.
-    private func collect(_ body: HTTPBody?, within deadline: CallDeadline) async throws -> Data {
-        guard let body else { return Data() }
-        let limit = pipeline.maximumResponseBytes
-        let (result, _) = await outcomeInOwnTask(on: placement, { try await BodyCollection.collect(body, upTo: limit) }) { task in
-            if !deadline.enter(.body(task)) { task.cancel() }
-        }
-        deadline.leave()
-        if case .failure = result, deadline.hasPassed { throw deadline.failure }
-        return try result.get()
     }
 
     /// Who the call's answer is for, when it carries the session's credential: calls for two

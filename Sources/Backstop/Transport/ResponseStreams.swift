@@ -37,7 +37,9 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     /// Runs `task` and answers its response head and a body that streams the rest; when
     /// `timeout` passes first, the task is cancelled and the head, or the body's reading, fails
     /// as `.transport` `timedOut`.
-    func exchange(_ task: URLSessionDataTask, limit: Int, timeout: Duration? = nil) async throws -> Head {
+    func exchange(
+        _ task: URLSessionDataTask, limit: Int, timeout: Duration? = nil, cancellation: ExchangeCancellation? = nil
+    ) async throws -> Head {
         let (chunks, feed) = Chunks.makeStream()
         // The body dropped unread or its reader cancelled: nothing more is wanted.
         feed.onTermination = { termination in
@@ -48,7 +50,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<Head, any Error>) in
                 exchanges.withLock { $0[id] = Exchange(head: head, chunks: chunks, feed: feed, limit: limit) }
                 // Cancelled before the exchange was registered: `onCancel` found nothing to end.
-                guard !Task.isCancelled else {
+                guard !Task.isCancelled, cancellation?.enter(ExchangeTask(streams: self, task: task)) ?? true else {
                     fail(id, with: CancellationError())
                     task.cancel()
                     return
@@ -108,7 +110,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             if case .known(let length) = length, length > exchange.limit {
                 exchanges[id] = nil
                 exchange.ended()
-                exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
+                exchange.feed.finish(throwing: BodyCollection.tooLarge(exchange.limit))
                 return (head, chunks, true)
             }
             exchanges[id] = exchange
@@ -128,7 +130,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             guard exchange.received <= exchange.limit else {
                 exchanges[id] = nil
                 exchange.ended()
-                exchange.feed.finish(throwing: Self.tooLarge(exchange.limit))
+                exchange.feed.finish(throwing: BodyCollection.tooLarge(exchange.limit))
                 return true
             }
             exchanges[id] = exchange
@@ -179,7 +181,14 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private static func tooLarge(_ limit: Int) -> ClientFailure {
-        ClientFailure(.responseTooLarge, detail: "the body is larger than the limit of \(limit) bytes")
+    /// An exchange as ``ExchangeCancellation`` ends it: as the caller's cancellation does.
+    private struct ExchangeTask: CancellableExchange {
+        let streams: ResponseStreams
+        let task: URLSessionDataTask
+
+        func cancel() {
+            task.cancel()
+            streams.fail(task.taskIdentifier, with: CancellationError())
+        }
     }
 }

@@ -31,7 +31,8 @@ import OpenAPIRuntime
 /// - Cancelling the caller's task, or dropping the body unread, cancels the request.
 /// - Through ``APIClient`` with no middleware in front of it, the total timeout
 ///   (``ClientPipeline/timeout``) of a call that waits on no authentication cancels the request
-///   when it passes, body included: the call needs no task of its own to end at it.
+///   when it passes, body included: the call needs no task of its own to end at it. A hedged
+///   call's first request runs in the caller's task too, and a hedge that wins cancels it.
 ///
 /// Give it the same limit as the pipeline's ``ClientPipeline/maximumResponseBytes`` (both
 /// default to ``ClientPipeline/defaultMaximumResponseBytes``): the smaller of the two applies.
@@ -74,25 +75,27 @@ public final class StreamingURLSessionTransport: ClientTransport, DeadlineKeepin
         try await send(request, body: body, baseURL: baseURL, timeout: nil)
     }
 
-    /// Its deadline cancels the `URLSessionDataTask`, which ends the body too.
-    package var keepsDeadlineThroughBody: Bool { true }
-
     /// Sends as ``send(_:body:baseURL:operationID:)`` does, and ends the exchange, body
-    /// included, when `timeout` passes: the pipeline hands over what is left of a call's total
-    /// timeout, so that the call needs no task of its own to end at it.
+    /// included, when `timeout` passes or `cancellation` is cancelled, by cancelling the
+    /// `URLSessionDataTask`: the pipeline hands over what is left of a call's total timeout, so
+    /// that the call needs no task of its own to end at it. The body streams, within
+    /// ``maximumResponseBytes``; the pipeline reads it within `maximumBytes`.
     package func send(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration?,
+        upTo maximumBytes: Int, cancelledBy cancellation: ExchangeCancellation?
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        try await send(request, body: body, baseURL: baseURL, timeout: timeout)
+        try await send(request, body: body, baseURL: baseURL, timeout: timeout, cancellation: cancellation)
     }
 
-    private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, timeout: Duration?) async throws -> (HTTPResponse, HTTPBody?) {
+    private func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, timeout: Duration?, cancellation: ExchangeCancellation? = nil
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try Self.urlRequest(for: request, baseURL: baseURL)
         if let body {
             urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
         }
         let task = session.dataTask(with: urlRequest)
-        return try await streams.exchange(task, limit: maximumResponseBytes, timeout: timeout)
+        return try await streams.exchange(task, limit: maximumResponseBytes, timeout: timeout, cancellation: cancellation)
     }
 
     /// `request` joined to `baseURL` as swift-openapi-urlsession joins them.

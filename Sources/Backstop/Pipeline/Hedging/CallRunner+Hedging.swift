@@ -19,95 +19,52 @@ extension CallRunner {
     }
 
     /// One attempt and its hedges, each through ``authenticate(_:)``, racing by the rules of
-    /// ``Hedging``: the first answer the retry rules would not retry wins; a failure (an error,
-    /// or an answer they would retry) sends the next hedge at once, and when every request
-    /// failed, the first failure to end is the attempt's.
+    /// ``Hedging`` (see ``HedgeRace``): the first answer the retry rules would not retry wins; a
+    /// failure (an error, or an answer they would retry) sends the next hedge at once, and when
+    /// every request failed, the first failure to end is the attempt's.
+    ///
+    /// The first attempt runs in the call's own task when nothing stands between it and a
+    /// transport that can end it from outside (``DeadlineKeeping``), as a call without hedging
+    /// does; the hedges run in tasks of their own.
     func hedged(_ call: CallContext, by hedging: Hedging) async throws -> Answer {
-        let policy = call.options.retry ?? pipeline.retry
-        let race = HedgeRace()
+        let rules = HedgeRace.Rules(
+            policy: call.options.retry ?? pipeline.retry, maximumHedges: hedging.maximumHedges, budget: pipeline.retryBudget,
+            record: call.record,
+            deadlines: HedgeDeadlines(every: hedging.delay(for: call.options.operationID), on: pipeline.clock, using: hedging.timers),
+            placement: placement, keepsAttempts: call.sendIsBorrowed)
+        let race = HedgeRace(rules) { [self] in try await authenticate(call) }
         // The call's total timeout cancels this race when it passes (see `CallDeadline`).
         if let deadline = call.deadline {
-            guard deadline.enter(.race(race)) else { throw deadline.failure }
+            guard deadline.enter(race) else { throw deadline.failure }
         }
         defer { call.deadline?.leave() }
-        let attempt: @Sendable () async -> Void = { [self] in
-            // Not the call's child, so a call cancelled before this starts must be heard here,
-            // and a hedge cancelled before it ran sends nothing.
-            guard !race.isCancelled, !Task.isCancelled else {
-                race.deliver(.failed(CancellationError()))
-                return
-            }
-            do {
-                race.deliver(.answer(try await authenticate(call)))
-            } catch {
-                race.deliver(.failed(error))
-            }
-        }
-        let deadlines = HedgeDeadlines(every: hedging.delay(for: call.options.operationID), on: pipeline.clock, using: hedging.timers)
         // Only a percentile needs the latencies; a fixed delay does not pay for reading the clock.
         let elapsed: (@Sendable () -> Duration)? =
             if case .percentile = hedging.delay { Self.stopwatch(on: pipeline.clock) } else { nil }
-        // A borrowed send must not be used once the call returns: its attempts are awaited.
-        var attempts: [Task<Void, Never>] = []
 
-        // The attempts are not children of the call, so its cancellation reaches them through the race (see `HedgeRace`).
-        let outcome: Result<Answer, any Error> = await withTaskCancellationHandler {
-            // The first attempt starts on this thread, as a call without hedging does.
-            let first = Task.startingHere(on: placement, operation: attempt)
-            race.add(.task(first))
-            if call.sendIsBorrowed { attempts.append(first) }
-            deadlines.start(1, in: race)
-            var (hedges, timers, running) = (0, 1, 1)
-            var firstFailure: Result<Answer, any Error>?
-            /// Sends the next hedge, if one may go: within ``Hedging/maximumHedges`` and the budget.
-            func sendHedge() -> Bool {
-                guard !Task.isCancelled, !race.isCancelled, hedges < hedging.maximumHedges, pipeline.retryBudget.withdraw() else {
-                    return false
-                }
-                hedges += 1
-                running += 1
-                call.record.recordRetry(reason: "hedge")
-                let hedge = Task.enqueued(on: placement, operation: attempt)
-                race.add(.task(hedge))
-                if call.sendIsBorrowed { attempts.append(hedge) }
-                if timers <= hedges, hedges < hedging.maximumHedges {
-                    timers = hedges + 1
-                    deadlines.start(timers, in: race)
-                }
-                return true
+        let outcome: Result<Answer, any Error>
+        if let keeper = deadlineKeeper(for: call) {
+            let exchange = ExchangeCancellation()
+            var first = call
+            let limit = pipeline.maximumResponseBytes
+            first.send = { request, body, baseURL, operationID in
+                try await keeper.send(
+                    request, body: body, baseURL: baseURL, operationID: operationID, within: nil, upTo: limit,
+                    cancelledBy: exchange)
             }
-            while true {
-                let failure: Result<Answer, any Error>
-                let sendsNext: Bool
-                switch await race.next() {
-                case .answer(let answer):
-                    guard Self.failure(of: answer, policy: policy) != nil else {
-                        if let elapsed { hedging.latencies.record(elapsed(), for: call.options.operationID) }
-                        return .success(answer)
-                    }
-                    (failure, sendsNext) = (.success(answer), true)
-                case .failed(let error):
-                    (failure, sendsNext) = (.failure(error), !Task.isCancelled && Self.failure(of: error).map(policy.isRetryable) == true)
-                case .due:
-                    guard !Task.isCancelled, !race.isCancelled else { return firstFailure ?? .failure(CancellationError()) }
-                    _ = sendHedge()
-                    continue
-                }
-                running -= 1
-                firstFailure = firstFailure ?? failure
-                // A failure the retry rules would retry sends the next hedge at once, as Polly does.
-                if sendsNext, sendHedge() { continue }
-                // Every request sent has failed: the first to fail is the attempt's outcome.
-                if running == 0 { return firstFailure ?? failure }
-            }
-        } onCancel: {
-            race.cancel()
+            outcome = await race.run(first: { [self, first] in try await authenticate(first) }, endedBy: exchange)
+        } else {
+            outcome = await race.run(first: { [self] in try await authenticate(call) }, endedBy: nil)
         }
-        race.end()
-        for attempt in attempts { await attempt.value }
+        // A borrowed send must not be used once the call returns: its attempts are awaited.
+        if call.sendIsBorrowed {
+            for attempt in race.attempts { await attempt.value }
+        }
         // Consumed: `get()` would copy the answer.
         switch consume outcome {
-        case .success(let answer): return answer
+        case .success(let answer):
+            if let elapsed { hedging.latencies.record(elapsed(), for: call.options.operationID) }
+            return answer
         case .failure(let error): throw error
         }
     }

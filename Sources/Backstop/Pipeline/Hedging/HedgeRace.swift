@@ -1,21 +1,27 @@
-/// The attempts of one hedged call and the timers of its hedges, racing: whichever ends first
-/// is what the call's task hears next.
+/// The attempts of one hedged call and the timers of its hedges, racing by the rules of
+/// ``Hedging``: the first answer the retry rules would not retry wins; a failure (an error, or an
+/// answer they would retry) sends the next hedge at once; when every request sent has failed,
+/// the first failure to end is the outcome.
 ///
-/// Neither the attempts nor the timers are children of the call. A call answered before its
-/// hedge was due cancels its timer and returns at once, instead of waiting for a timer task to
-/// wake up to its cancellation and end, which would cost every call two more scheduling delays.
-/// A call answered by one attempt cancels the others and returns without waiting for them to
-/// end, which they often had not quite done even when the answer was theirs: their task ends just
-/// after it delivers. What a racer delivers after the race ended is heard by nobody.
+/// The rules are kept where each racer ends, by whoever delivers: an attempt's task, a timer's
+/// Dispatch queue, or the call's own task. So a hedge is sent when its delay passes even while
+/// the call's task is busy with the first attempt, which it runs itself when the transport can
+/// end that attempt from outside (``ExchangeCancellation``): a task for it cost a call on
+/// AsyncHTTPClient 6 to 8 points of a hand-written call's time.
 ///
-/// Not a `WaiterQueue`, on purpose: that queues callers waiting for one value each, and a
-/// waiter whose task is cancelled leaves at once with `CancellationError`. Here one listener,
-/// the call's task, hears a sequence of events from many racers, in the order they ended, and
-/// must go on hearing them after the call is cancelled: the racers are not its children, so it
-/// learns of their end (cancelled) only through the race, and a call on a borrowed `next` must
-/// not return before they have ended. On a `WaiterQueue` a cancelled call could not wait at
-/// all, and events delivered while nobody listens would need a queue of their own beside it.
+/// Neither the hedges nor the timers are children of the call. A call answered before its hedge
+/// was due cancels its timer and returns at once, instead of waiting for a timer task to wake up
+/// to its cancellation. A call answered by one attempt cancels the others and returns without
+/// waiting for them to end. What a racer delivers once the outcome is decided is heard by nobody.
+///
+/// Not a `WaiterQueue`, on purpose: that queues callers waiting for one value each. Here many
+/// racers deliver a sequence of events to one state machine, which goes on hearing them after the
+/// call is cancelled: the hedges are not its children, so it learns of their end (cancelled)
+/// only through the race, and a call on a borrowed `next` must not return before they have ended.
 final class HedgeRace: Sendable {
+    /// One attempt: authenticated, sent, and its answer read.
+    typealias Attempt = @Sendable () async throws -> Answer
+
     /// How one racer ended.
     enum Finished: Sendable {
         case answer(Answer)
@@ -30,56 +36,133 @@ final class HedgeRace: Sendable {
         case task(Task<Void, Never>)
         /// A hedge's deadline among the system clocks' timers.
         case deadline(DeadlineTimers.Ticket, in: DeadlineTimers)
+        /// The first attempt, run in the call's own task, as its transport ends it.
+        case exchange(ExchangeCancellation)
 
         func cancel() {
             switch self {
             case .task(let task): task.cancel()
             case .deadline(let ticket, let timers): timers.cancel(ticket)
+            case .exchange(let exchange): exchange.cancel()
             }
         }
+    }
+
+    /// What one hedged call's race is allowed, read by every racer.
+    struct Rules: Sendable {
+        /// What counts as a failure, and which failures send the next hedge.
+        let policy: RetryPolicy
+        /// ``Hedging/maximumHedges``.
+        let maximumHedges: Int
+        /// Each hedge withdraws from it, as a retry does.
+        let budget: RetryBudget
+        /// Each hedge is recorded there as a retry.
+        let record: CallRecord
+        /// When the hedges are due.
+        let deadlines: HedgeDeadlines
+        /// Where the hedges' tasks run.
+        let placement: TaskPlacement
+        /// Whether the attempts' tasks are kept to be awaited: the call's `send` is borrowed.
+        let keepsAttempts: Bool
     }
 
     private struct State {
-        var finished: [Finished] = []
         /// Unchecked: it is taken out under the lock before it is resumed, so it is resumed once.
-        var listener: UnsafeContinuation<Finished, Never>?
+        var listener: UnsafeContinuation<Result<Answer, any Error>, Never>?
+        /// The outcome, once decided and until the call's task takes it.
+        var outcome: Result<Answer, any Error>?
+        var isDecided = false
+        var isCancelled = false
         /// Values, not closures: a call adds two, and a closure each cost an allocation.
         var racers: [Racer] = []
-        var isCancelled = false
-        var isOver = false
+        /// The attempts' tasks, when ``Rules/keepsAttempts``.
+        var attempts: [Task<Void, Never>] = []
+        /// Hedges sent, timers started, and attempts not yet ended.
+        var hedges = 0
+        var timers = 1
+        var running = 1
+        var firstFailure: Result<Answer, any Error>?
     }
 
+    /// What a delivery leaves to do once the lock is let go.
+    private enum Step {
+        case none
+        /// Send a hedge, and start the `n`th timer if it is not `nil`.
+        case sendHedge(timer: Int?)
+        /// The outcome is decided: cancel the racers, and hand it to the listener if one waits.
+        case decided([Racer], UnsafeContinuation<Result<Answer, any Error>, Never>?, Result<Answer, any Error>?)
+    }
+
+    private let rules: Rules
+    private let hedge: Attempt
     private let state = LockedValue(State())
 
-    /// Hands `finished` to the call's task, now if it is listening, else when it next listens;
-    /// once the race is over, to nobody.
+    /// A race by `rules`, whose hedges run `hedge`.
+    init(_ rules: Rules, hedge: @escaping Attempt) {
+        self.rules = rules
+        self.hedge = hedge
+    }
+
+    /// Runs `first` and its hedges until the outcome is decided, and answers it.
+    ///
+    /// `first` runs in this task when `exchange` can end it, else in a task of its own that starts
+    /// on this thread. Either way the caller's cancellation reaches every attempt through the race.
+    func run(first: @escaping Attempt, endedBy exchange: ExchangeCancellation?) async -> Result<Answer, any Error> {
+        await withTaskCancellationHandler {
+            rules.deadlines.start(1, in: self)
+            if let exchange {
+                add(.exchange(exchange))
+                await attempt(first)
+            } else {
+                let task = Task.startingHere(on: rules.placement) { await self.attempt(first) }
+                add(.task(task))
+                if rules.keepsAttempts { state.withLock { $0.attempts.append(task) } }
+            }
+            return await outcome()
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The attempts' tasks, to await before a call on a borrowed `send` returns.
+    var attempts: [Task<Void, Never>] { state.withLock { $0.attempts } }
+
+    /// Cancels every racer, and any added later, as the call's cancellation must: the hedges are
+    /// not its children. What they deliver as they end is still heard, until every attempt has
+    /// ended and the first failure is the outcome.
+    func cancel() {
+        let racers = state.withLock { state in
+            state.isCancelled = true
+            defer { state.racers = [] }
+            return state.racers
+        }
+        for racer in racers { racer.cancel() }
+    }
+
+    /// Hands `finished` to the race's rules.
     func deliver(_ finished: consuming Finished) {
         // Moved, never copied, to whoever gets it: a copy of an answer retains its every part.
         var pending: Finished? = consume finished
-        let listener: UnsafeContinuation<Finished, Never>? = state.withLock { state in
-            guard !state.isOver else { return nil }
-            if let listener = state.listener {
-                state.listener = nil
-                return listener
+        let step: Step = state.withLock { state in
+            guard !state.isDecided, let finished = pending.take() else { return .none }
+            switch finished {
+            case .answer(let answer):
+                guard CallRunner.failure(of: answer, policy: rules.policy) != nil else { return decide(.success(answer), in: &state) }
+                return failed(.success(answer), sendsNext: true, in: &state)
+            case .failed(let error):
+                let retryable = CallRunner.failure(of: error).map(rules.policy.isRetryable) == true
+                return failed(.failure(error), sendsNext: !state.isCancelled && retryable, in: &state)
+            case .due:
+                guard !state.isCancelled else { return decide(state.firstFailure ?? .failure(CancellationError()), in: &state) }
+                return hedgeSent(in: &state) ?? .none
             }
-            if let kept = pending.take() { state.finished.append(kept) }
-            return nil
         }
-        if let listener, let finished = pending.take() { listener.resume(returning: finished) }
-    }
-
-    /// The next racer to end, in the order they ended.
-    ///
-    /// Returns only when a racer ends: the call must have an attempt running (a cancelled call's
-    /// attempts end cancelled) or a timer started.
-    func next() async -> Finished {
-        await withUnsafeContinuation { (listener: UnsafeContinuation<Finished, Never>) in
-            let now: Finished? = state.withLock { state in
-                guard state.finished.isEmpty else { return state.finished.removeFirst() }
-                state.listener = listener
-                return nil
-            }
-            if let now { listener.resume(returning: now) }
+        switch step {
+        case .none: break
+        case .sendHedge(let timer): sendHedge(startingTimer: timer)
+        case .decided(let racers, let listener, var outcome):
+            for racer in racers { racer.cancel() }
+            if let listener, let outcome = outcome.take() { listener.resume(returning: outcome) }
         }
     }
 
@@ -94,27 +177,79 @@ final class HedgeRace: Sendable {
         if late { racer.cancel() }
     }
 
-    /// Whether the racers were cancelled: the call was, or the race is over.
+    /// Whether the racers were cancelled: the call was, or the outcome is decided.
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
-    /// Cancels every racer, and any added later, as the call's cancellation must: the attempts
-    /// are not its children. What they deliver as they end is still heard.
-    func cancel() {
-        for racer in cancelled(ending: false) { racer.cancel() }
-    }
-
-    /// Ends the race: cancels every racer, so none outlives the call for long.
-    func end() {
-        for racer in cancelled(ending: true) { racer.cancel() }
-    }
-
-    private func cancelled(ending: Bool) -> [Racer] {
-        state.withLock { state in
-            state.isCancelled = true
-            if ending { state.isOver = true }
-            // Let go of them: a racer holds what holds this race.
-            defer { state.racers = [] }
-            return state.racers
+    /// Runs `attempt` and delivers how it ended.
+    private func attempt(_ attempt: Attempt) async {
+        // A hedge is not the call's child, so a call cancelled before it starts must be heard
+        // here, and a hedge cancelled before it ran sends nothing.
+        guard !isCancelled, !Task.isCancelled else {
+            deliver(.failed(CancellationError()))
+            return
         }
+        do {
+            deliver(.answer(try await attempt()))
+        } catch {
+            deliver(.failed(error))
+        }
+    }
+
+    /// The outcome, once decided.
+    private func outcome() async -> Result<Answer, any Error> {
+        await withUnsafeContinuation { (listener: UnsafeContinuation<Result<Answer, any Error>, Never>) in
+            let now: Result<Answer, any Error>? = state.withLock { state in
+                guard let outcome = state.outcome.take() else {
+                    state.listener = listener
+                    return nil
+                }
+                return outcome
+            }
+            if let now { listener.resume(returning: now) }
+        }
+    }
+
+    /// Sends a hedge: a task of its own, and the next hedge's timer if one is due later.
+    private func sendHedge(startingTimer timer: Int?) {
+        rules.record.recordRetry(reason: "hedge")
+        let task = Task.enqueued(on: rules.placement) { await self.attempt(self.hedge) }
+        add(.task(task))
+        if rules.keepsAttempts { state.withLock { $0.attempts.append(task) } }
+        if let timer { rules.deadlines.start(timer, in: self) }
+    }
+
+    /// One attempt failed: the next hedge goes at once if the rules send one, else the outcome
+    /// is the first failure once every attempt has ended.
+    private func failed(_ failure: consuming Result<Answer, any Error>, sendsNext: Bool, in state: inout State) -> Step {
+        state.running -= 1
+        if state.firstFailure == nil { state.firstFailure = consume failure }
+        // A failure the retry rules would retry sends the next hedge at once, as Polly does.
+        if sendsNext, let step = hedgeSent(in: &state) { return step }
+        guard state.running == 0, let first = state.firstFailure.take() else { return .none }
+        return decide(first, in: &state)
+    }
+
+    /// Counts a hedge as sent, if one may go: within ``Hedging/maximumHedges`` and the budget.
+    private func hedgeSent(in state: inout State) -> Step? {
+        guard !state.isCancelled, state.hedges < rules.maximumHedges, rules.budget.withdraw() else { return nil }
+        state.hedges += 1
+        state.running += 1
+        guard state.timers <= state.hedges, state.hedges < rules.maximumHedges else { return .sendHedge(timer: nil) }
+        state.timers = state.hedges + 1
+        return .sendHedge(timer: state.timers)
+    }
+
+    /// Decides the outcome: every racer is cancelled, and the listener, if one waits, gets it.
+    private func decide(_ outcome: consuming Result<Answer, any Error>, in state: inout State) -> Step {
+        state.isDecided = true
+        state.isCancelled = true
+        let racers = state.racers
+        state.racers = []
+        guard let listener = state.listener else {
+            state.outcome = consume outcome
+            return .decided(racers, nil, nil)
+        }
+        state.listener = nil
+        return .decided(racers, listener, consume outcome)
     }
 }

@@ -4,28 +4,20 @@ import Foundation
 /// A call's total timeout on the system's clocks, kept by the stages below it rather than by a
 /// task of its own.
 ///
-/// Two kinds of call keep it so. A hedged call already runs each attempt in a task that its race
-/// cancels, so the deadline cancels the race it is waiting on. A call on a transport that keeps
-/// deadlines itself (``DeadlineKeeping``), with no middleware in front of it, hands the transport
-/// the time left for each exchange; where the transport keeps it up to the head only, the body
-/// is read in a task the deadline cancels. Either way retry bounds its waits by it (``remaining``). A timeout task around the attempts
-/// cost each call a second task and its hop: about 17k instructions, and 2 to 5 points over a
-/// hand-written call on AsyncHTTPClient.
+/// Two kinds of call keep it so. A hedged call's race can end every attempt it runs, so the
+/// deadline cancels the race it is waiting on. A call on a transport that keeps deadlines itself
+/// (``DeadlineKeeping``), with no middleware in front of it, hands the transport the time left
+/// for each exchange, body included. Either way retry bounds its waits by it (``remaining``). A
+/// timeout task around the attempts cost each call a second task and its hop: about 17k
+/// instructions, and 2 to 5 points over a hand-written call on AsyncHTTPClient.
 final class CallDeadline: DeadlineTarget {
-    /// What the deadline cancels when it passes, while the call waits on it.
-    enum Waiting: Sendable {
-        /// A hedged attempt's race.
-        case race(HedgeRace)
-        /// The task reading a response's body.
-        case body(Task<Result<Data, any Error>, Never>)
-    }
-
     /// The timeout the call was given, for the error it ends with.
     let timeout: Duration
     /// When it passes, in uptime nanoseconds (`DispatchTime`).
     let uptime: UInt64
 
-    private let waiting = LockedValue<Waiting?>(nil)
+    /// The hedged attempt's race the deadline cancels when it passes, while the call waits on it.
+    private let waiting = LockedValue<HedgeRace?>(nil)
 
     /// A deadline `timeout` from now, or `nil` on a clock other than the system's: a test's
     /// clock keeps its timeouts in a task group (`withTimeout`).
@@ -47,14 +39,14 @@ final class CallDeadline: DeadlineTarget {
     /// The error the call ends with when the deadline passes.
     var failure: TransportFailure { TimedOut.failure(after: timeout) }
 
-    /// Makes `waiting` what the deadline cancels; `false` when the deadline has already passed.
+    /// Makes `race` what the deadline cancels; `false` when the deadline has already passed.
     ///
     /// Read under the lock the timer takes too: what is entered before the deadline is what the
     /// timer finds, and after it nothing is entered.
-    func enter(_ waiting: Waiting) -> Bool {
-        self.waiting.withLock { entered in
+    func enter(_ race: HedgeRace) -> Bool {
+        waiting.withLock { entered in
             guard !hasPassed else { return false }
-            entered = waiting
+            entered = race
             return true
         }
     }
@@ -65,14 +57,10 @@ final class CallDeadline: DeadlineTarget {
     }
 
     func deadlinePassed() {
-        let entered = waiting.withLock { entered in
+        let race = waiting.withLock { entered in
             defer { entered = nil }
             return entered
         }
-        switch entered {
-        case .race(let race): race.cancel()
-        case .body(let task): task.cancel()
-        case nil: break
-        }
+        race?.cancel()
     }
 }

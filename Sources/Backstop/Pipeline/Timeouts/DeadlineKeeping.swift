@@ -2,21 +2,23 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// A transport that ends an exchange by itself when a time limit passes: a call's total timeout
-/// then needs no task of its own (``CallDeadline``).
+/// A transport that ends an exchange by itself, body included, when a time limit passes or when
+/// asked from outside: a call's total timeout then needs no task of its own (``CallDeadline``),
+/// and a hedged call's first attempt can run in the call's own task.
 ///
-/// AsyncHTTPClient's `execute(_:timeout:)` keeps such a limit up to the response's head only,
-/// and lets go of it there: the pipeline then reads the body in a task the deadline cancels.
-/// ``StreamingURLSessionTransport`` keeps it to the body's last byte, by cancelling its
-/// `URLSessionDataTask`: the body is read in the caller's task.
+/// ``StreamingURLSessionTransport`` cancels its `URLSessionDataTask`; BackstopAsyncHTTPClient's
+/// `HTTPClientTransport` reads the whole body within `maximumBytes` through AsyncHTTPClient's
+/// delegate API, whose deadline and cancellation cover the body too.
 package protocol DeadlineKeeping: ClientTransport {
-    /// Whether the limit also ends the body's reading, not only the wait for the head.
-    var keepsDeadlineThroughBody: Bool { get }
-
     /// Sends `request` as ``ClientTransport/send(_:body:baseURL:operationID:)`` does, and fails
-    /// (with any error) once `timeout` has passed before the response's head arrived; when
-    /// ``keepsDeadlineThroughBody``, reading the body fails too once `timeout` has passed.
+    /// (with any error) once `timeout` has passed, while the head or the body is read, or once
+    /// `cancellation` is cancelled. With no `timeout`, the transport's own limit holds.
+    ///
+    /// A transport that reads the body before it returns reads no more than `maximumBytes` of it,
+    /// and throws `.client` ``ClientFailure/Reason/responseTooLarge`` past them, as the pipeline's
+    /// own reading does.
     func send(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration?,
+        upTo maximumBytes: Int, cancelledBy cancellation: ExchangeCancellation?
     ) async throws -> (HTTPResponse, HTTPBody?)
 }
