@@ -95,7 +95,8 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping
             guard cancellation?.isCancelled != true else { throw CancellationError() }
             let clientRequest = try await Self.clientRequest(request, body: body, baseURL: baseURL)
             let task = transport.configuration.client.execute(
-                request: clientRequest, delegate: WholeResponse(upTo: maximumBytes), eventLoop: .indifferent,
+                request: clientRequest, delegate: WholeResponse(upTo: maximumBytes, isHead: request.method == .head),
+                eventLoop: .indifferent,
                 deadline: .now() + limit)
             cancellation?.enter(task)
             let (head, responseBody) = try await withTaskCancellationHandler {

@@ -14,18 +14,22 @@ final class WholeResponse: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = (head: HTTPResponseHead, body: ByteBuffer?)
 
     private let limit: Int
+    private let isHead: Bool
     private var head: HTTPResponseHead?
     private var body: ByteBuffer?
 
-    /// A reader that fails past `limit` bytes of body.
-    init(upTo limit: Int) {
+    /// A reader that fails past `limit` bytes of body; `isHead` for a `HEAD` request, whose
+    /// response declares a length it does not send.
+    init(upTo limit: Int, isHead: Bool) {
         self.limit = limit
+        self.isHead = isHead
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
-        // A declared length over the limit fails before a byte of the body is read.
-        if let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
+        // A declared length over the limit fails before a byte of the body is read, if a body follows.
+        let hasBody = !isHead && head.status != .noContent && head.status != .notModified
+        if hasBody, let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
             return task.eventLoop.makeFailedFuture(BodyCollection.tooLarge(limit))
         }
         return task.eventLoop.makeSucceededVoidFuture()

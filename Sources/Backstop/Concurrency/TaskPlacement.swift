@@ -1,9 +1,10 @@
 /// Where the tasks a call starts for its attempts run once they wake: on the global executor,
 /// or on an executor the transport names (see ``TaskPlacing``).
 ///
-/// A hedged call, and a call with a total timeout that its transport cannot keep alone (see
-/// ``CallDeadline``), runs its attempts in tasks of their own, so that the winning hedge or the
-/// deadline can cancel them without cancelling the caller. An
+/// A hedge, and an attempt that its transport cannot end from outside (behind a middleware, or
+/// waiting on authentication) of a hedged call or of a call with a total timeout (see
+/// ``CallDeadline``), runs in a task of its own, so that the winning hedge or the deadline can
+/// cancel it without cancelling the caller. An
 /// answer then wakes two tasks, the attempt's and the caller's, and each wake-up on the global
 /// executor can move the work to another thread. A transport whose answers arrive on threads
 /// of its own (SwiftNIO's event loops) saves that move when the attempt's task goes on running

@@ -78,13 +78,12 @@ public struct ClientPipeline: Sendable {
     /// past it, which the transports' own timeouts (URLSession's `timeoutIntervalForRequest`,
     /// an idle timeout) do not promise. On the system clocks the deadline waits in a timer shared
     /// by every call, and cancels the call's own work, never the caller's task: a hedged call's
-    /// attempts, which already run in tasks of their own; on a transport that keeps deadlines
-    /// itself (``StreamingURLSessionTransport`` and `HTTPClientTransport`, with no
-    /// ``middlewares`` in front of them) and a call that waits on no authentication, the
-    /// exchange itself: URLSession's task, or AsyncHTTPClient's request up to the response's
-    /// head and then a task reading the body; else one task the call runs in. On any
-    /// other ``clock`` the call races a sleeping child task. An `ImmediateClock` passes it at
-    /// once, so a test on one sets `timeout = nil`.
+    /// race, which ends each of its attempts; on a transport that keeps deadlines itself
+    /// (``StreamingURLSessionTransport`` and `HTTPClientTransport`, with no ``middlewares`` in
+    /// front of them) and a call that waits on no authentication, the exchange itself, body
+    /// included: URLSession's task, or AsyncHTTPClient's request; else one task the call runs
+    /// in. On any other ``clock`` the call races a sleeping child task. An `ImmediateClock`
+    /// passes it at once, so a test on one sets `timeout = nil`.
     public var timeout: Duration?
     /// Which redirects each attempt follows, the same for every transport; an endpoint's own
     /// ``Endpoint/redirects`` replaces it. By default, up to 5 within the request's origin.

@@ -97,10 +97,18 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             fields.append(HTTPField(name: name, value: value))
         }
         let response = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
-        // A length counts decoded bytes only when nothing encodes the body.
+        // A length counts decoded bytes only when nothing encodes the body. The response to a
+        // `HEAD`, a 204 and a 304 declare a length they do not send.
         let encoding = fields[.contentEncoding]?.lowercased() ?? "identity"
+        let hasBody = dataTask.originalRequest?.httpMethod != "HEAD" && http.statusCode != 204 && http.statusCode != 304
         let length: HTTPBody.Length =
-            http.expectedContentLength >= 0 && encoding == "identity" ? .known(http.expectedContentLength) : .unknown
+            if !hasBody {
+                .known(0)
+            } else if http.expectedContentLength >= 0 && encoding == "identity" {
+                .known(http.expectedContentLength)
+            } else {
+                .unknown
+            }
         let (head, chunks, tooLarge): (CheckedContinuation<Head, any Error>?, Chunks?, Bool) = exchanges.withLock { exchanges in
             guard var exchange = exchanges[id] else { return (nil, nil, false) }
             let head = exchange.head

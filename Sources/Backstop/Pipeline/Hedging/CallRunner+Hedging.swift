@@ -27,20 +27,24 @@ extension CallRunner {
     /// transport that can end it from outside (``DeadlineKeeping``), as a call without hedging
     /// does; the hedges run in tasks of their own.
     func hedged(_ call: CallContext, by hedging: Hedging) async throws -> Answer {
+        // Only a percentile needs the latencies; a fixed delay does not pay for reading the clock.
+        let learnsLatency: (@Sendable () -> Void)? =
+            if case .percentile = hedging.delay {
+                { [elapsed = Self.stopwatch(on: pipeline.clock), operationID = call.options.operationID] in
+                    hedging.latencies.record(elapsed(), for: operationID)
+                }
+            } else { nil }
         let rules = HedgeRace.Rules(
             policy: call.options.retry ?? pipeline.retry, maximumHedges: hedging.maximumHedges, budget: pipeline.retryBudget,
             record: call.record,
             deadlines: HedgeDeadlines(every: hedging.delay(for: call.options.operationID), on: pipeline.clock, using: hedging.timers),
-            placement: placement, keepsAttempts: call.sendIsBorrowed)
+            placement: placement, keepsAttempts: call.sendIsBorrowed, learnsLatency: learnsLatency)
         let race = HedgeRace(rules) { [self] in try await authenticate(call) }
         // The call's total timeout cancels this race when it passes (see `CallDeadline`).
         if let deadline = call.deadline {
             guard deadline.enter(race) else { throw deadline.failure }
         }
         defer { call.deadline?.leave() }
-        // Only a percentile needs the latencies; a fixed delay does not pay for reading the clock.
-        let elapsed: (@Sendable () -> Duration)? =
-            if case .percentile = hedging.delay { Self.stopwatch(on: pipeline.clock) } else { nil }
 
         let outcome: Result<Answer, any Error>
         if let keeper = deadlineKeeper(for: call) {
@@ -62,9 +66,7 @@ extension CallRunner {
         }
         // Consumed: `get()` would copy the answer.
         switch consume outcome {
-        case .success(let answer):
-            if let elapsed { hedging.latencies.record(elapsed(), for: call.options.operationID) }
-            return answer
+        case .success(let answer): return answer
         case .failure(let error): throw error
         }
     }

@@ -64,6 +64,8 @@ final class HedgeRace: Sendable {
         let placement: TaskPlacement
         /// Whether the attempts' tasks are kept to be awaited: the call's `send` is borrowed.
         let keepsAttempts: Bool
+        /// Learns how long the winner took, when the delay is a percentile of latencies.
+        let learnsLatency: (@Sendable () -> Void)?
     }
 
     private struct State {
@@ -87,8 +89,8 @@ final class HedgeRace: Sendable {
     /// What a delivery leaves to do once the lock is let go.
     private enum Step {
         case none
-        /// Send a hedge, and start the `n`th timer if it is not `nil`.
-        case sendHedge(timer: Int?)
+        /// Start the `n`th hedge's timer.
+        case startTimer(Int)
         /// The outcome is decided: cancel the racers, and hand it to the listener if one waits.
         case decided([Racer], UnsafeContinuation<Result<Answer, any Error>, Never>?, Result<Answer, any Error>?)
     }
@@ -147,7 +149,10 @@ final class HedgeRace: Sendable {
             guard !state.isDecided, let finished = pending.take() else { return .none }
             switch finished {
             case .answer(let answer):
-                guard CallRunner.failure(of: answer, policy: rules.policy) != nil else { return decide(.success(answer), in: &state) }
+                guard CallRunner.failure(of: answer, policy: rules.policy) != nil else {
+                    rules.learnsLatency?()
+                    return decide(.success(answer), in: &state)
+                }
                 return failed(.success(answer), sendsNext: true, in: &state)
             case .failed(let error):
                 let retryable = CallRunner.failure(of: error).map(rules.policy.isRetryable) == true
@@ -159,7 +164,7 @@ final class HedgeRace: Sendable {
         }
         switch step {
         case .none: break
-        case .sendHedge(let timer): sendHedge(startingTimer: timer)
+        case .startTimer(let n): rules.deadlines.start(n, in: self)
         case .decided(let racers, let listener, var outcome):
             for racer in racers { racer.cancel() }
             if let listener, let outcome = outcome.take() { listener.resume(returning: outcome) }
@@ -209,15 +214,6 @@ final class HedgeRace: Sendable {
         }
     }
 
-    /// Sends a hedge: a task of its own, and the next hedge's timer if one is due later.
-    private func sendHedge(startingTimer timer: Int?) {
-        rules.record.recordRetry(reason: "hedge")
-        let task = Task.enqueued(on: rules.placement) { await self.attempt(self.hedge) }
-        add(.task(task))
-        if rules.keepsAttempts { state.withLock { $0.attempts.append(task) } }
-        if let timer { rules.deadlines.start(timer, in: self) }
-    }
-
     /// One attempt failed: the next hedge goes at once if the rules send one, else the outcome
     /// is the first failure once every attempt has ended.
     private func failed(_ failure: consuming Result<Answer, any Error>, sendsNext: Bool, in state: inout State) -> Step {
@@ -229,14 +225,23 @@ final class HedgeRace: Sendable {
         return decide(first, in: &state)
     }
 
-    /// Counts a hedge as sent, if one may go: within ``Hedging/maximumHedges`` and the budget.
+    /// Sends a hedge, if one may go: within ``Hedging/maximumHedges`` and the budget; the next
+    /// hedge's timer is left to start if one is due later.
+    ///
+    /// The hedge's task is made under the lock, which only enqueues it: it is then a racer, and
+    /// kept to be awaited, before any outcome can be decided, so a call on a borrowed `send`
+    /// never returns with a hedge it did not wait for.
     private func hedgeSent(in state: inout State) -> Step? {
         guard !state.isCancelled, state.hedges < rules.maximumHedges, rules.budget.withdraw() else { return nil }
         state.hedges += 1
         state.running += 1
-        guard state.timers <= state.hedges, state.hedges < rules.maximumHedges else { return .sendHedge(timer: nil) }
+        rules.record.recordRetry(reason: "hedge")
+        let hedge = Task.enqueued(on: rules.placement) { await self.attempt(self.hedge) }
+        state.racers.append(.task(hedge))
+        if rules.keepsAttempts { state.attempts.append(hedge) }
+        guard state.timers <= state.hedges, state.hedges < rules.maximumHedges else { return Step.none }
         state.timers = state.hedges + 1
-        return .sendHedge(timer: state.timers)
+        return .startTimer(state.timers)
     }
 
     /// Decides the outcome: every racer is cancelled, and the listener, if one waits, gets it.
