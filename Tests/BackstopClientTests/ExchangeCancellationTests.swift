@@ -33,6 +33,18 @@ extension BackstopClient {
             #expect(late.cancellations == 1)
         }
 
+        /// An exchange that has ended is not cancelled again when the race is decided: that would
+        /// hand work to another thread for nothing.
+        @Test func anExchangeOfAFinishedAttemptIsNotCancelled() {
+            let cancellation = ExchangeCancellation()
+            let exchange = CountedExchange()
+            cancellation.enter(exchange)
+            cancellation.finish()
+            cancellation.cancel()
+            #expect(exchange.cancellations == 0)
+            #expect(cancellation.isCancelled)
+        }
+
         @Test func cancellingTwiceEndsTheExchangeOnce() {
             let cancellation = ExchangeCancellation()
             let exchange = CountedExchange()

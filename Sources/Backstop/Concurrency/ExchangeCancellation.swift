@@ -2,8 +2,8 @@
 /// attempt runs in the call's own task, and the hedge that wins the race must still end it.
 ///
 /// A transport that keeps deadlines itself (``DeadlineKeeping``) enters each exchange it starts
-/// for an attempt; ``cancel()`` ends the one entered last, and any entered after it at once.
-/// Cancelling an exchange that has already ended does nothing, so none is ever left.
+/// for an attempt; ``cancel()`` ends the one entered last, and any entered after it at once,
+/// until the attempt ends (``finish()``).
 package final class ExchangeCancellation: Sendable {
     private struct State: Sendable {
         var exchange: (any CancellableExchange)?
@@ -29,6 +29,13 @@ package final class ExchangeCancellation: Sendable {
 
     /// Whether ``cancel()`` was called: a transport checks before it starts an exchange.
     package var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// The attempt is over, its exchanges with it: ``cancel()`` no longer reaches them. Cancelling
+    /// an exchange that has ended is harmless but not free: either transport then hands work to
+    /// another thread.
+    package func finish() {
+        state.withLock { $0.exchange = nil }
+    }
 
     /// Ends the exchange entered last, and every exchange entered from now on.
     package func cancel() {

@@ -114,7 +114,7 @@ final class HedgeRace: Sendable {
             rules.deadlines.start(1, in: self)
             if let exchange {
                 add(.exchange(exchange))
-                await attempt(first)
+                await attempt(first, endedBy: exchange)
             } else {
                 let task = Task.startingHere(on: rules.placement) { await self.attempt(first) }
                 add(.task(task))
@@ -185,19 +185,23 @@ final class HedgeRace: Sendable {
     /// Whether the racers were cancelled: the call was, or the outcome is decided.
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
-    /// Runs `attempt` and delivers how it ended.
-    private func attempt(_ attempt: Attempt) async {
+    /// Runs `attempt` and delivers how it ended; `exchange`, if it ends the attempt's exchanges,
+    /// is told the attempt is over first, so that deciding the race does not cancel them again.
+    private func attempt(_ attempt: Attempt, endedBy exchange: ExchangeCancellation? = nil) async {
         // A hedge is not the call's child, so a call cancelled before it starts must be heard
         // here, and a hedge cancelled before it ran sends nothing.
         guard !isCancelled, !Task.isCancelled else {
             deliver(.failed(CancellationError()))
             return
         }
+        let outcome: Finished
         do {
-            deliver(.answer(try await attempt()))
+            outcome = .answer(try await attempt())
         } catch {
-            deliver(.failed(error))
+            outcome = .failed(error)
         }
+        exchange?.finish()
+        deliver(outcome)
     }
 
     /// The outcome, once decided.
