@@ -12,6 +12,11 @@
 ///   404): the call goes on with it at once and the other requests are cancelled. Through
 ///   ``APIClient`` the call does not wait for them to end; through ``PipelineMiddleware`` it
 ///   does, because they use the generated client's `next`, which must not outlive the call.
+/// - Through ``APIClient``, on ``StreamingURLSessionTransport`` or `HTTPClientTransport` with no
+///   middleware in front and no authentication to wait on, the first request runs in the
+///   caller's task, as a call without hedging does, and only hedges start tasks: a hedge that
+///   wins ends the first request through its transport, and the call goes on once that request
+///   has heard it.
 /// - A failure the retry rules would retry (a 503, a `timedOut`) does not win: as in Polly, the
 ///   next hedge is sent at once, without waiting for the delay, if one may still go. A failure
 ///   they would not retry (offline) sends no hedge.
