@@ -116,14 +116,7 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping
     /// read first: the delegate API takes a body's bytes, and an app's request bodies are in
     /// memory already.
     private static func clientRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> HTTPClient.Request {
-        guard var components = URLComponents(string: baseURL.absoluteString),
-            let path = URLComponents(string: request.path ?? "")
-        else { throw ClientFailure(.invalidURL, detail: "\(request.path ?? "") relative to \(baseURL.absoluteString) makes no URL") }
-        components.percentEncodedPath += path.percentEncodedPath
-        components.percentEncodedQuery = path.percentEncodedQuery
-        guard let url = components.url else {
-            throw ClientFailure(.invalidURL, detail: "\(request.path ?? "") relative to \(baseURL.absoluteString) makes no URL")
-        }
+        let url = try request.url(relativeTo: baseURL)
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {

@@ -100,15 +100,7 @@ public final class StreamingURLSessionTransport: ClientTransport, DeadlineKeepin
 
     /// `request` joined to `baseURL` as swift-openapi-urlsession joins them.
     private static func urlRequest(for request: HTTPRequest, baseURL: URL) throws -> URLRequest {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-            let path = URLComponents(string: request.path ?? "")
-        else { throw ClientFailure(.invalidURL, detail: "\(request.path ?? "") relative to \(baseURL.absoluteString) makes no URL") }
-        components.percentEncodedPath += path.percentEncodedPath
-        components.percentEncodedQuery = path.percentEncodedQuery
-        guard let url = components.url else {
-            throw ClientFailure(.invalidURL, detail: "\(request.path ?? "") relative to \(baseURL.absoluteString) makes no URL")
-        }
-        var urlRequest = URLRequest(url: url)
+        var urlRequest = URLRequest(url: try request.url(relativeTo: baseURL))
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headerFields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
