@@ -91,15 +91,7 @@ final class CallRunner: Sendable {
         }
         var call = call
         call.deadline = deadline
-        if let keeper {
-            let limit = pipeline.maximumResponseBytes
-            call.send = { request, body, baseURL, operationID in
-                guard !deadline.hasPassed else { throw deadline.failure }
-                return try await keeper.send(
-                    request, body: body, baseURL: baseURL, operationID: operationID, within: deadline.remaining, upTo: limit,
-                    cancelledBy: nil)
-            }
-        }
+        if let keeper { call.send = send(through: keeper, within: deadline, cancelledBy: nil) }
         let ticket = DeadlineTimers.timeouts.schedule(deadline, at: deadline.uptime)
         do {
             let answer = try await retry(call)
@@ -228,6 +220,21 @@ extension CallRunner {
     func deadlineKeeper(for call: CallContext) -> (any DeadlineKeeping)? {
         guard let deadlineKeeper, pipeline.authentication == nil || !call.options.requiresAuthentication else { return nil }
         return deadlineKeeper
+    }
+
+    /// `keeper`'s own exchange as a call's `send`, for a call with nothing in front of it: each
+    /// exchange ends when `deadline` passes, if there is one, or when `cancellation` is cancelled,
+    /// and reads no more of the body than ``ClientPipeline/maximumResponseBytes``.
+    func send(
+        through keeper: any DeadlineKeeping, within deadline: CallDeadline?, cancelledBy cancellation: ExchangeCancellation?
+    ) -> CallContext.Send {
+        let limit = pipeline.maximumResponseBytes
+        return { request, body, baseURL, operationID in
+            if let deadline, deadline.hasPassed { throw deadline.failure }
+            return try await keeper.send(
+                request, body: body, baseURL: baseURL, operationID: operationID, within: deadline?.remaining, upTo: limit,
+                cancelledBy: cancellation)
+        }
     }
 
     /// Who the call's answer is for, when it carries the session's credential: calls for two

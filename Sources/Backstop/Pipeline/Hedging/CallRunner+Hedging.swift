@@ -48,14 +48,10 @@ extension CallRunner {
 
         let outcome: Result<Answer, any Error>
         if let keeper = deadlineKeeper(for: call) {
+            // The race, not the transport, keeps the call's deadline.
             let exchange = ExchangeCancellation()
             var first = call
-            let limit = pipeline.maximumResponseBytes
-            first.send = { request, body, baseURL, operationID in
-                try await keeper.send(
-                    request, body: body, baseURL: baseURL, operationID: operationID, within: nil, upTo: limit,
-                    cancelledBy: exchange)
-            }
+            first.send = send(through: keeper, within: nil, cancelledBy: exchange)
             outcome = await race.run(first: { [self, first] in try await authenticate(first) }, endedBy: exchange)
         } else {
             outcome = await race.run(first: { [self] in try await authenticate(call) }, endedBy: nil)
