@@ -90,21 +90,21 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, within timeout: Duration?,
         upTo maximumBytes: Int, cancelledBy cancellation: ExchangeCancellation?
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let limit = min(transport.configuration.timeout, timeout.map { .nanoseconds($0.saturatedNanoseconds) } ?? .nanoseconds(.max))
+        let timeLimit = min(transport.configuration.timeout, timeout.map { .nanoseconds($0.saturatedNanoseconds) } ?? .nanoseconds(.max))
         do {
             guard cancellation?.isCancelled != true else { throw CancellationError() }
             let clientRequest = try await Self.clientRequest(request, body: body, baseURL: baseURL)
             let task = transport.configuration.client.execute(
                 request: clientRequest, delegate: WholeResponse(upTo: maximumBytes, isHead: request.method == .head),
                 eventLoop: .indifferent,
-                deadline: .now() + limit)
+                deadline: .now() + timeLimit)
             cancellation?.enter(task)
             let (head, responseBody) = try await withTaskCancellationHandler {
                 try await task.futureResult.get()
             } onCancel: {
                 task.cancel()
             }
-            return try Self.response(head, body: responseBody, for: request.method)
+            return Self.response(head, body: responseBody, for: request.method)
         } catch let failure as ClientFailure {
             throw failure
         } catch {
@@ -128,7 +128,7 @@ public struct HTTPClientTransport: ClientTransport, TaskPlacing, DeadlineKeeping
     }
 
     /// The response as HTTPTypes carries it; no body for a method whose response has none.
-    private static func response(_ head: HTTPResponseHead, body: ByteBuffer?, for method: HTTPRequest.Method) throws -> (
+    private static func response(_ head: HTTPResponseHead, body: ByteBuffer?, for method: HTTPRequest.Method) -> (
         HTTPResponse, HTTPBody?
     ) {
         var fields = HTTPFields()

@@ -28,8 +28,9 @@ final class WholeResponse: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
         // A declared length over the limit fails before a byte of the body is read, if a body follows.
-        let hasBody = !isHead && head.status != .noContent && head.status != .notModified
-        if hasBody, let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
+        if BodyCollection.sendsDeclaredBody(toHEAD: isHead, status: Int(head.status.code)),
+            let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit
+        {
             return task.eventLoop.makeFailedFuture(BodyCollection.tooLarge(limit))
         }
         return task.eventLoop.makeSucceededVoidFuture()

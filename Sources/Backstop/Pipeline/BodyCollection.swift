@@ -27,6 +27,12 @@ package enum BodyCollection {
         return HTTPBody(data)
     }
 
+    /// Whether a response sends the body its `Content-Length` declares: the response to a
+    /// `HEAD`, a 204 and a 304 declare a length they do not send, which no limit may refuse.
+    package static func sendsDeclaredBody(toHEAD isHead: Bool, status: Int) -> Bool {
+        !isHead && status != 204 && status != 304
+    }
+
     /// The failure of a body larger than `limit`, for a transport that reads bodies itself.
     package static func tooLarge(_ limit: Int) -> ClientFailure {
         ClientFailure(.responseTooLarge, detail: "the body is larger than the limit of \(limit) bytes")

@@ -97,12 +97,11 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             fields.append(HTTPField(name: name, value: value))
         }
         let response = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
-        // A length counts decoded bytes only when nothing encodes the body. The response to a
-        // `HEAD`, a 204 and a 304 declare a length they do not send.
+        // A length counts decoded bytes only when nothing encodes the body.
         let encoding = fields[.contentEncoding]?.lowercased() ?? "identity"
-        let hasBody = dataTask.originalRequest?.httpMethod != "HEAD" && http.statusCode != 204 && http.statusCode != 304
+        let isHead = dataTask.originalRequest?.httpMethod == "HEAD"
         let length: HTTPBody.Length =
-            if !hasBody {
+            if !BodyCollection.sendsDeclaredBody(toHEAD: isHead, status: http.statusCode) {
                 .known(0)
             } else if http.expectedContentLength >= 0 && encoding == "identity" {
                 .known(http.expectedContentLength)
