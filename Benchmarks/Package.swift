@@ -74,12 +74,12 @@ let package = Package(
             name: "ClientOverhead",
             dependencies: [
                 "ClientConfigurations",
+                "Loopback",
                 "Interleaving",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Backstop", package: "Backstop"),
                 .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
                 .product(name: "BackstopTracing", package: "Backstop"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -90,6 +90,30 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
+        ),
+        // The client benchmarks' server on 127.0.0.1, and the hand-written call on AsyncHTTPClient's
+        // delegate API, shared by the timed benchmarks and the loopback instruction counts.
+        .target(
+            name: "Loopback",
+            dependencies: [
+                "ClientConfigurations",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Loopback"
+        ),
+        // One configuration's call made N times over loopback, for callgrind (`loopback-instructions.sh`).
+        .executableTarget(
+            name: "LoopbackCounts",
+            dependencies: [
+                "ClientConfigurations",
+                "Loopback",
+                .product(name: "Backstop", package: "Backstop"),
+                .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/LoopbackCounts"
         ),
         // The corpus payloads as swift-openapi-generator's types, from `openapi.yaml` beside them
         // (issue 35): what a generated client decodes, and the document BackstopOpenAPI repairs against.

@@ -16,6 +16,7 @@ import BackstopTracing
 import Benchmark
 import ClientConfigurations
 import Foundation
+import Loopback
 import OpenAPIRuntime
 
 /// An item as a badly behaved backend sends it: its `id` a string.

@@ -9,6 +9,7 @@ import Backstop
 import Benchmark
 import ClientConfigurations
 import Foundation
+import Loopback
 
 func registerResilienceBySize() {
     let sizes = LocalServer.listLengths

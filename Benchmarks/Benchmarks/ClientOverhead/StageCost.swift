@@ -9,6 +9,7 @@ import Backstop
 import Benchmark
 import ClientConfigurations
 import Foundation
+import Loopback
 import OpenAPIRuntime
 
 private enum Stage: String, CaseIterable {
