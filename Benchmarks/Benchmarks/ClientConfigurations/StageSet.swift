@@ -36,6 +36,16 @@ public enum StageSet: String, CaseIterable, Sendable {
     /// it: what making and handing over each line costs.
     case everyStageLogged = "every stage, lines kept"
 
+    /// The set a command line names, by its case name (`apiClient`) or its raw value
+    /// (`"APIClient"`), as the instruction counts' executables take it.
+    public init?(named name: String) {
+        guard let set = Self(rawValue: name) ?? Self.allCases.first(where: { "\($0)" == name }) else { return nil }
+        self = set
+    }
+
+    /// Every set's case name, `|` between them, for a usage line.
+    public static var caseNames: String { allCases.map { "\($0)" }.joined(separator: "|") }
+
     /// The pipeline, for the sets that use `APIClient`.
     ///
     /// Logging is `ClientPipeline()`'s, but its logger's handler keeps nothing

@@ -22,18 +22,17 @@ import Foundation
 import Loopback
 
 let arguments = CommandLine.arguments
-let byName = Dictionary(uniqueKeysWithValues: StageSet.allCases.map { ("\($0)", $0) })
 let onAsyncHTTPClient = arguments.count == 4 && arguments[1] == "asyncHTTPClient"
 let onURLSession = arguments.count == 4 && arguments[1] == "urlSession"
-let set = arguments.count == 4 ? StageSet(rawValue: arguments[2]) ?? byName[arguments[2]] : nil
+let set = arguments.count == 4 ? StageSet(named: arguments[2]) : nil
 let onDelegateAPI = onAsyncHTTPClient && arguments[2] == "delegateAPI"
 guard onAsyncHTTPClient || onURLSession, set != nil || onDelegateAPI, let calls = Int(arguments[3]) else {
-    let sets = StageSet.allCases.map { "\($0)" }.joined(separator: "|")
-    print("usage: LoopbackCounts <asyncHTTPClient|urlSession> <\(sets)|delegateAPI> <calls>")
+    print("usage: LoopbackCounts <asyncHTTPClient|urlSession> <\(StageSet.caseNames)|delegateAPI> <calls>")
     exit(2)
 }
-let done = DispatchSemaphore(value: 0)
-// Detached: top-level code is on the main actor, whose thread waits below.
+// Detached: top-level code is on the main actor, whose thread parks below until the task ends the
+// process.
+let parked = DispatchSemaphore(value: 0)
 Task.detached {
     do {
         let server = try await LocalServer.start()
@@ -59,4 +58,4 @@ Task.detached {
     // The server and the client are never shut down: the process ends here.
     exit(0)
 }
-done.wait()
+parked.wait()

@@ -17,9 +17,8 @@ import Dispatch
 import Foundation
 
 let arguments = CommandLine.arguments
-let byName = Dictionary(uniqueKeysWithValues: StageSet.allCases.map { ("\($0)", $0) })
-guard arguments.count == 3, let calls = Int(arguments[2]), let set = StageSet(rawValue: arguments[1]) ?? byName[arguments[1]] else {
-    print("usage: PipelineCounts <\(StageSet.allCases.map { "\($0)" }.joined(separator: "|"))> <calls>")
+guard arguments.count == 3, let calls = Int(arguments[2]), let set = StageSet(named: arguments[1]) else {
+    print("usage: PipelineCounts <\(StageSet.caseNames)> <calls>")
     exit(2)
 }
 let done = DispatchSemaphore(value: 0)
