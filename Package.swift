@@ -201,6 +201,7 @@ let package = Package(
                 "BackstopAsyncHTTPClient",
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "BackstopTestSupport",
             ],
             path: "Tests/HostileProbe"
         ),

@@ -39,10 +39,15 @@ struct HostileProbe {
 
     /// Runs the probe with `transport` against `url` and waits for it to end.
     static func run(_ transport: String, _ url: URL, limit: Int? = nil) async throws -> Ended {
+        try await run(arguments: [transport, url.absoluteString] + (limit.map { [String($0)] } ?? []))
+    }
+
+    /// Runs the probe with `arguments` and waits for it to end.
+    static func run(arguments: [String]) async throws -> Ended {
         let executable = try #require(executable, "HostileProbe is built with the tests: swift build --build-tests")
         let process = Process()
         process.executableURL = executable
-        process.arguments = [transport, url.absoluteString] + (limit.map { [String($0)] } ?? [])
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -42,13 +42,19 @@ extension BackstopClient {
         func aTricklingServerEndsByTheDefaultDeadline(transport: TransportKind, trickle: Trickle) async throws {
             // Released once the call has ended: the server then finishes its answer, since
             // corelibs-foundation 6.3 stops the process when a connection it still reads closes
-            // mid-headers (see CorelibsFoundationTests), and its cancel does not always stop reading.
+            // mid-headers (see CorelibsFoundationTests), and on Linux a request whose head is on
+            // its way is cancelled only once the head arrives (`DataTaskLifecycle`). So the
+            // server is stopped only once it has sent the rest.
             let release = DispatchSemaphore(value: 0)
+            let (sentTheRest, sendingTheRest) = AsyncStream<Void>.makeStream()
             let server = try HostileServer { connection in
                 try connection.readRequest()
                 try connection.write(trickle.bytes)
                 release.wait()
-                try connection.write(trickle.rest)
+                // Sent, or refused by a client that hung up.
+                let sent = Result { try connection.write(trickle.rest) }
+                sendingTheRest.finish()
+                try sent.get()
                 connection.waitForClose()
             }
             defer {
@@ -61,13 +67,14 @@ extension BackstopClient {
                 server.url, transport, contract: .noEnvelope,
                 pipeline: quietPipeline {
                     $0.timeout = ClientPipeline.defaultTimeout
-                    $0.clock = clock
+                    $0.timeoutClock = clock
                 })
             let call = Task { await failure(of: client, Endpoint<String, NoModuleCodes>(.get, "slow")) }
             _ = await server.request(0)
             await clock.advance(by: ClientPipeline.defaultTimeout)
             let error = await call.value
             release.signal()
+            for await _ in sentTheRest {}
             #expect(transportReason(of: error) == .timedOut, "\(String(describing: error))")
         }
     }

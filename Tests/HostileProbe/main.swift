@@ -2,6 +2,7 @@
 // spawns it can read this process's peak memory (and survive it if a transport crashes).
 //
 //     HostileProbe <default|urlSession|asyncHTTPClient> <server URL> [maximumResponseBytes]
+//     HostileProbe cancel-stress <streaming|stock> <server URL> <calls>    (see CancellationStress)
 //
 // It first GETs `/warm` (a small answer) so that the libraries' own start-up memory is in the
 // baseline, then GETs `/probe`. It prints one line of JSON: the call's outcome, the resident
@@ -9,10 +10,19 @@
 import AsyncHTTPClient
 import Backstop
 import BackstopAsyncHTTPClient
+import BackstopTestSupport
 import Foundation
 import OpenAPIRuntime
 
 let arguments = CommandLine.arguments
+if arguments.count >= 5, arguments[1] == "cancel-stress", let url = URL(string: arguments[3]), let calls = Int(arguments[4]),
+    let transport = CancellationStress.transport(named: arguments[2])
+{
+    let outcomes = await CancellationStress.run(calls, to: url, on: transport)
+    let counts = outcomes.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+    print("{\"calls\": \(calls), \"outcomes\": {\(counts)}}")
+    exit(0)
+}
 guard arguments.count >= 3, let baseURL = URL(string: arguments[2]) else {
     print("usage: HostileProbe <default|urlSession|asyncHTTPClient> <url> [maximumResponseBytes]")
     exit(2)

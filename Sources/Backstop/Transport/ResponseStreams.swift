@@ -8,16 +8,23 @@ import OpenAPIRuntime
 
 /// The delegate of a ``StreamingURLSessionTransport``'s session: it hands each task's response
 /// head to the waiting call and its body, chunk by chunk, to the body's reader, counting the bytes.
+///
+/// Each task is resumed and cancelled only as its ``DataTaskLifecycle`` allows: whoever ends an
+/// exchange (the caller's cancellation, a deadline, a winning hedge, a body dropped or over the
+/// limit), its caller goes on at once, and its task is cancelled only when URLSession can take
+/// it. A task's entry stays until URLSession reports it complete, so that the delegate knows
+/// what to do with a head or bytes that arrive after its caller has gone.
 final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     typealias Head = (HTTPResponse, HTTPBody?)
     typealias Chunks = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>
 
-    /// What one task is waiting for.
+    /// One task and what its caller is waiting for.
     private struct Exchange {
-        /// The caller waiting for the response head; `nil` once it has it.
+        var lifecycle = DataTaskLifecycle()
+        /// The caller waiting for the response head; `nil` once it has it, or has gone.
         var head: CheckedContinuation<Head, any Error>?
         /// The body until it goes to the caller with the head: kept no longer, so that the
-        /// caller dropping it ends the stream, which cancels the task.
+        /// caller dropping it ends the stream, which ends the exchange.
         var chunks: Chunks?
         let feed: Chunks.Continuation
         let limit: Int
@@ -26,24 +33,33 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         /// exchange, body included, when it passes.
         var deadline: DeadlineTimers.Ticket? = nil
 
-        /// Takes the deadline out of the timers: the exchange has ended.
-        func ended() {
-            if let deadline { DeadlineTimers.timeouts.cancel(deadline) }
+        /// Ends the exchange for its caller with `error` (its head and its body), and answers
+        /// what to do with the task.
+        mutating func end(with error: any Error) -> (DataTaskLifecycle.Action, CheckedContinuation<Head, any Error>?) {
+            let head = self.head
+            self.head = nil
+            chunks = nil
+            if let deadline {
+                DeadlineTimers.timeouts.cancel(deadline)
+                self.deadline = nil
+            }
+            if !lifecycle.isEnded { feed.finish(throwing: error) }
+            return (lifecycle.end(), head)
         }
     }
 
     private let exchanges = LockedValue<[Int: Exchange]>([:])
 
     /// Runs `task` and answers its response head and a body that streams the rest; when
-    /// `timeout` passes first, the task is cancelled and the head, or the body's reading, fails
+    /// `timeout` passes first, the exchange ends and the head, or the body's reading, fails
     /// as `.transport` `timedOut`.
     func exchange(
         _ task: URLSessionDataTask, limit: Int, timeout: Duration? = nil, cancellation: ExchangeCancellation? = nil
     ) async throws -> Head {
         let (chunks, feed) = Chunks.makeStream()
         // The body dropped unread or its reader cancelled: nothing more is wanted.
-        feed.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
+        feed.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.end(task, with: CancellationError()) }
         }
         let id = task.taskIdentifier
         return try await withTaskCancellationHandler {
@@ -51,17 +67,16 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
                 exchanges.withLock { $0[id] = Exchange(head: head, chunks: chunks, feed: feed, limit: limit) }
                 // Cancelled before the exchange was registered: `onCancel` found nothing to end.
                 guard !Task.isCancelled, cancellation?.enter(ExchangeTask(streams: self, task: task)) ?? true else {
-                    fail(id, with: CancellationError())
-                    task.cancel()
+                    end(task, with: CancellationError())
                     return
                 }
                 if let timeout { keep(timeout, for: task) }
-                task.resume()
+                let start = exchanges.withLock { $0[id]?.lifecycle.start() ?? .none }
+                if start == .resume { task.resume() }
             }
         } onCancel: {
-            task.cancel()
             // The caller goes on at once, whether or not URLSession reports the cancellation.
-            fail(id, with: CancellationError())
+            end(task, with: CancellationError())
         }
     }
 
@@ -72,7 +87,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         let ticket = DeadlineTimers.timeouts.schedule(
             ExchangeDeadline(streams: self, task: task, timeout: timeout), at: uptimeDeadline(after: timeout))
         let kept = exchanges.withLock { exchanges in
-            guard exchanges[id] != nil else { return false }
+            guard exchanges[id]?.lifecycle.isEnded == false else { return false }
             exchanges[id]?.deadline = ticket
             return true
         }
@@ -80,16 +95,64 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         if !kept { DeadlineTimers.timeouts.cancel(ticket) }
     }
 
+    /// Ends `task`'s exchange for its caller with `error`, and cancels the task when its
+    /// lifecycle allows; a task not yet resumed is never resumed.
+    private func end(_ task: URLSessionDataTask, with error: any Error) {
+        let id = task.taskIdentifier
+        let (action, head): (DataTaskLifecycle.Action, CheckedContinuation<Head, any Error>?) = exchanges.withLock { exchanges in
+            guard var exchange = exchanges[id], !exchange.lifecycle.isEnded else { return (.none, nil) }
+            let ended = exchange.end(with: error)
+            // A task never resumed reports nothing to the delegate that needs its entry.
+            exchanges[id] = exchange.lifecycle.phase == .completed ? nil : exchange
+            return ended
+        }
+        head?.resume(throwing: error)
+        if action == .cancel { task.cancel() }
+    }
+
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let id = dataTask.taskIdentifier
+        let head = Self.head(of: response, to: dataTask)
+        let (refused, waiting, chunks): (Bool, CheckedContinuation<Head, any Error>?, Chunks?) = exchanges.withLock { exchanges in
+            guard var exchange = exchanges[id] else { return (true, nil, nil) }
+            defer { exchanges[id] = exchange }
+            guard !exchange.lifecycle.headArrived() else { return (true, nil, nil) }
+            switch head {
+            case .failure(let error):
+                return (true, exchange.end(with: error).1, nil)
+            case .success(let (_, length)):
+                let waiting = exchange.head
+                let chunks = exchange.chunks
+                exchange.head = nil
+                exchange.chunks = nil
+                // Refused from its length: not a byte of the body is read.
+                guard case .known(let length) = length, length > exchange.limit else { return (false, waiting, chunks) }
+                _ = exchange.end(with: BodyCollection.tooLarge(exchange.limit))
+                return (true, waiting, chunks)
+            }
+        }
+        completionHandler(refused ? .cancel : .allow)
+        let action = exchanges.withLock { $0[id]?.lifecycle.headAnswered(refused: refused) ?? .none }
+        if action == .cancel { dataTask.cancel() }
+        switch head {
+        case .failure(let error): waiting?.resume(throwing: error)
+        case .success(let (response, length)):
+            guard let waiting, let chunks else { return }
+            waiting.resume(returning: (response, HTTPBody(ResponseChunks(chunks: chunks), length: length, iterationBehavior: .single)))
+        }
+    }
+
+    /// `response` as the pipeline reads it, with the length its body will have; a response
+    /// that is not HTTP, or whose status is not three digits, fails the exchange.
+    private static func head(of response: URLResponse, to dataTask: URLSessionDataTask) -> Result<
+        (HTTPResponse, HTTPBody.Length), TransportFailure
+    > {
         guard let http = response as? HTTPURLResponse, (0...999).contains(http.statusCode) else {
             let code = (response as? HTTPURLResponse)?.statusCode
-            fail(id, with: TransportFailure(.other, underlying: InvalidResponse(statusCode: code)))
-            completionHandler(.cancel)
-            return
+            return .failure(TransportFailure(.other, underlying: InvalidResponse(statusCode: code)))
         }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {
@@ -108,43 +171,23 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             } else {
                 .unknown
             }
-        let (head, chunks, tooLarge): (CheckedContinuation<Head, any Error>?, Chunks?, Bool) = exchanges.withLock { exchanges in
-            guard var exchange = exchanges[id] else { return (nil, nil, false) }
-            let head = exchange.head
-            let chunks = exchange.chunks
-            exchange.head = nil
-            exchange.chunks = nil
-            if case .known(let length) = length, length > exchange.limit {
-                exchanges[id] = nil
-                exchange.ended()
-                exchange.feed.finish(throwing: BodyCollection.tooLarge(exchange.limit))
-                return (head, chunks, true)
-            }
-            exchanges[id] = exchange
-            return (head, chunks, false)
-        }
-        // Refused from its length: not a byte of the body is read.
-        completionHandler(tooLarge || head == nil ? .cancel : .allow)
-        guard let head, let chunks else { return }
-        head.resume(returning: (response, HTTPBody(ResponseChunks(chunks: chunks), length: length, iterationBehavior: .single)))
+        return .success((response, length))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        let overLimit: Bool = exchanges.withLock { exchanges in
-            guard var exchange = exchanges[id] else { return true }
+        let action: DataTaskLifecycle.Action = exchanges.withLock { exchanges in
+            // Bytes of an exchange that has ended are dropped; its task is being cancelled.
+            guard var exchange = exchanges[id], !exchange.lifecycle.isEnded else { return .none }
+            defer { exchanges[id] = exchange }
             exchange.received += data.count
             guard exchange.received <= exchange.limit else {
-                exchanges[id] = nil
-                exchange.ended()
-                exchange.feed.finish(throwing: BodyCollection.tooLarge(exchange.limit))
-                return true
+                return exchange.end(with: BodyCollection.tooLarge(exchange.limit)).0
             }
-            exchanges[id] = exchange
             exchange.feed.yield(ArraySlice(data))
-            return false
+            return .none
         }
-        if overLimit { dataTask.cancel() }
+        if action == .cancel { dataTask.cancel() }
     }
 
     func urlSession(
@@ -156,8 +199,11 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        exchange.ended()
+        guard var exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let wasEnded = exchange.lifecycle.isEnded
+        exchange.lifecycle.complete()
+        guard !wasEnded else { return }
+        if let deadline = exchange.deadline { DeadlineTimers.timeouts.cancel(deadline) }
         if let head = exchange.head {
             head.resume(throwing: error ?? TransportFailure(.other, underlying: InvalidResponse(statusCode: nil)))
             exchange.feed.finish()
@@ -168,23 +214,15 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private func fail(_ id: Int, with error: any Error) {
-        let exchange = exchanges.withLock { $0.removeValue(forKey: id) }
-        exchange?.ended()
-        exchange?.head?.resume(throwing: error)
-        exchange?.feed.finish(throwing: error)
-    }
-
-    /// An exchange's deadline: when it passes, its task is cancelled and the call goes on at
-    /// once, whether or not URLSession reports the cancellation.
+    /// An exchange's deadline: when it passes, the call goes on at once, whether or not
+    /// URLSession reports the cancellation of its task.
     private struct ExchangeDeadline: DeadlineTarget {
         let streams: ResponseStreams
         let task: URLSessionDataTask
         let timeout: Duration
 
         func deadlinePassed() {
-            task.cancel()
-            streams.fail(task.taskIdentifier, with: TimedOut.failure(after: timeout))
+            streams.end(task, with: TimedOut.failure(after: timeout))
         }
     }
 
@@ -194,8 +232,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         let task: URLSessionDataTask
 
         func cancel() {
-            task.cancel()
-            streams.fail(task.taskIdentifier, with: CancellationError())
+            streams.end(task, with: CancellationError())
         }
     }
 }

@@ -28,7 +28,11 @@ import OpenAPIRuntime
 ///   server sends.
 /// - A redirect is handed back as the response it is, never followed: the pipeline's
 ///   ``RedirectPolicy`` decides, the same way for every transport.
-/// - Cancelling the caller's task, or dropping the body unread, cancels the request.
+/// - Cancelling the caller's task, or dropping the body unread, ends the call at once and
+///   cancels the request. On Linux a request is cancelled only when URLSession can take it: a
+///   request ended before its response's head arrives has that head refused when it arrives,
+///   since swift-corelibs-foundation stops the process on a cancellation that races a head; see
+///   `DataTaskLifecycle`.
 /// - Through ``APIClient`` with no middleware in front of it, the total timeout
 ///   (``ClientPipeline/timeout``) of a call that waits on no authentication cancels the request
 ///   when it passes, body included: the call needs no task of its own to end at it. A hedged
@@ -41,7 +45,9 @@ import OpenAPIRuntime
 /// promise (see <doc:WhatBackstopGuaranteesAgainstAHostileServer>): a cancelled request may go on
 /// reading, its bytes dropped, until the server stops; a redirect's body is buffered whole before
 /// the delegate hears of it; and a connection closed in the middle of a response's head stops
-/// the process (fixed in Swift 6.4).
+/// the process (fixed in Swift 6.4). swift-openapi-urlsession's `URLSessionTransport` can also
+/// stop the process there when a call is cancelled as its response arrives or ends; this
+/// transport cannot.
 public final class StreamingURLSessionTransport: ClientTransport, DeadlineKeeping, Sendable {
     /// Past this many decoded bytes a response's body is cancelled and reading it throws.
     public let maximumResponseBytes: Int
