@@ -172,8 +172,8 @@ extension BackstopClient {
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func aCallThatOutlivesItsTimeoutTimesOut() async throws {
             try await withBackend { _, url in
-                // The immediate clock makes every timeout pass at once; the slow answer waits on a clock nobody advances.
-                let client = makeClient(url, pipeline: quietPipeline { $0.clock = ImmediateClock() })
+                // An immediate timeout clock makes every timeout pass at once; the slow answer waits on a clock nobody advances.
+                let client = makeClient(url, pipeline: quietPipeline { $0.timeoutClock = ImmediateClock() })
                 let error = await failure(
                     of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1", timeout: .seconds(5)))
                 guard case .transport(let failure)? = error else {
@@ -195,6 +195,7 @@ extension BackstopClient {
                     pipeline: quietPipeline {
                         $0.timeout = .seconds(5)
                         $0.clock = clock
+                        $0.timeoutClock = clock
                     })
                 let call = Task { await failure(of: client, Endpoint<Item, StudyGroupCode>(.get, "scenarios/slow/b/products/1")) }
                 _ = try await backend.requestLog.arrival()

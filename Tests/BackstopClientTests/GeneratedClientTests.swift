@@ -36,8 +36,8 @@ extension BackstopClient {
                     $0.logging = RequestLogging(logger: Logger(label: "generated") { _ in handler })
                     $0.metrics = RequestMetrics(factory: metrics)
                     $0.retry = .default
-                    // A timeout on a test clock nobody advances: each call runs beside its timer, which
-                    // never fires; no backoff wait, so retries need no clock either.
+                    // A timeout far longer than a call: each call runs beside its timer, which never
+                    // fires; no backoff wait, so retries need no clock either.
                     $0.timeout = .seconds(30)
                     $0.random = { 0 }
                 }

@@ -24,6 +24,7 @@ extension BackstopClient {
                     $0.timeout = .seconds(30)
                     $0.retry = .default
                     $0.clock = clock
+                    $0.timeoutClock = clock
                     // No backoff wait, so a retry needs no clock to move.
                     $0.random = { 0 }
                 }

@@ -94,7 +94,7 @@ extension BackstopClient {
                 transport, refresh: .slow,
                 refresher: {
                     $0.timeout = .seconds(10)
-                    $0.clock = refresherClock
+                    $0.timeoutClock = refresherClock
                 }
             ) { backend, session, client, _ in
                 let call = Task { await Self.account(client) }

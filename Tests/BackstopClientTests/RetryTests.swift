@@ -153,6 +153,35 @@ extension BackstopClient {
             }
         }
 
+        /// Issue 49: a clock whose sleeps return at once, as teams test retries with, paces the
+        /// retries and not the default 30 s timeout, which keeps to the system's time: before,
+        /// every call ended as `timedOut` at once. Each call fails twice before its answer.
+        @available(macOS 14, iOS 17, tvOS 17, *)
+        @Test(arguments: TransportKind.allCases)
+        func aClockThatPassesNoTimePacesRetriesNotTheDefaultTimeout(transport: TransportKind) async throws {
+            try await withBackend { backend, url in
+                let clock = RecordingClock()
+                // A budget for every retry of the 30 calls: it is not what is tested here.
+                let pipeline = ClientPipeline(
+                    logging: nil, metrics: nil, retryBudget: RetryBudget(reserve: 60), clock: clock, random: { 1 })
+                #expect(pipeline.timeout == ClientPipeline.defaultTimeout)
+                let client = APIClient<GeneralCode>(
+                    baseURL: url, contract: EnvelopeContract.b, decoder: ResilientJSONDecoder(), pipeline: pipeline,
+                    transport: transport.make())
+                // A path a call, since `failures` counts the attempts at a path.
+                for call in 0..<30 {
+                    let endpoint = Endpoint<Echo<String?>, StudyGroupCode>(
+                        .get, "scenarios/http-503/b/echo/\(call)", query: [URLQueryItem(name: "failures", value: "2")])
+                    let echo = try await client.send(endpoint)
+                    #expect(echo.path.hasPrefix("/scenarios/http-503/b/echo/\(call)"))
+                    #expect(await backend.hits("/scenarios/http-503/b/echo/\(call)") == 3)
+                }
+                // Two backoffs a call, and no timeout's sleep among them.
+                #expect(clock.sleeps.count == 60)
+                #expect(clock.sleeps.allSatisfy { $0 < .seconds(30) }, "\(clock.sleeps)")
+            }
+        }
+
         @available(macOS 14, iOS 17, tvOS 17, *)
         @Test func retryAfterSecondsAreWaitedInsteadOfTheBackoff() async throws {
             try await withBackend { _, url in

@@ -36,7 +36,7 @@ extension BackstopClient {
                 if on.contains(.coalescing) { $0.coalescing = RequestCoalescing() }
                 if on.contains(.concurrencyLimit) { $0.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 1) }
                 if on.contains(.generalCodes) { $0.generalCodes = GeneralCodeEvents() }
-                // Timeouts on a test clock nobody advances: they never fire, but run beside every call.
+                // Timeouts on the system's time, far longer than a call: they never fire, but run beside every call.
                 if on.contains(.timeout) { $0.timeout = .seconds(30) }
                 if on.contains(.retry) { $0.retry = RetryPolicy(exponentialBackoffScale: .zero) }
                 if on.contains(.circuitBreaker) { $0.circuitBreaker = CircuitBreaker(clock: TestClock(), logger: nil) }

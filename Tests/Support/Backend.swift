@@ -32,7 +32,9 @@ public func makeClient(
 }
 
 /// A pipeline that tests start from: no logging, no metrics, no retries, no timeout, and a
-/// test clock, so nothing waits unless the test advances it; `configure` changes what a test needs.
+/// test clock for its waits, so nothing waits unless the test advances it; a timeout a test
+/// sets keeps to the system's time unless it sets `timeoutClock` too. `configure` changes what
+/// a test needs.
 public func quietPipeline(_ configure: (inout ClientPipeline) -> Void = { _ in }) -> ClientPipeline {
     var pipeline = ClientPipeline(logging: nil, metrics: nil, timeout: nil, retry: .never, clock: TestClock(), random: { 0.5 })
     configure(&pipeline)

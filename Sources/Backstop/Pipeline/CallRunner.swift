@@ -86,8 +86,8 @@ final class CallRunner: Sendable {
         guard let timeout = call.options.timeout ?? pipeline.timeout else { return try await retry(call) }
         let hedged = isHedged(call)
         let keeper = hedged ? nil : deadlineKeeper(for: call)
-        guard hedged || keeper != nil, let deadline = CallDeadline(timeout, on: pipeline.clock) else {
-            return try await withTimeout(timeout, clock: pipeline.clock, placement: placement) { try await self.retry(call) }
+        guard hedged || keeper != nil, let deadline = CallDeadline(timeout, on: pipeline.timeoutClock) else {
+            return try await withTimeout(timeout, clock: pipeline.timeoutClock, placement: placement) { try await self.retry(call) }
         }
         var call = call
         call.deadline = deadline
@@ -145,7 +145,7 @@ final class CallRunner: Sendable {
     /// is `.transport` `timedOut`, which retry may retry.
     func attemptTimeout(_ call: CallContext) async throws -> Answer {
         guard let attemptTimeout = pipeline.attemptTimeout else { return try await attempt(call) }
-        return try await withTimeout(attemptTimeout, clock: pipeline.clock, placement: placement) { try await self.attempt(call) }
+        return try await withTimeout(attemptTimeout, clock: pipeline.timeoutClock, placement: placement) { try await self.attempt(call) }
     }
 
     /// Stage 11, redirects: one attempt through the app's middlewares and the transport, composed

@@ -82,8 +82,7 @@ public struct ClientPipeline: Sendable {
     /// (``StreamingURLSessionTransport`` and `HTTPClientTransport`, with no ``middlewares`` in
     /// front of them) and a call that waits on no authentication, the exchange itself, body
     /// included: URLSession's task, or AsyncHTTPClient's request; else one task the call runs
-    /// in. On any other ``clock`` the call races a sleeping child task. An `ImmediateClock`
-    /// passes it at once, so a test on one sets `timeout = nil`.
+    /// in. It is measured on ``timeoutClock``, not ``clock``.
     public var timeout: Duration?
     /// Which redirects each attempt follows, the same for every transport; an endpoint's own
     /// ``Endpoint/redirects`` replaces it. By default, up to 5 within the request's origin.
@@ -102,7 +101,8 @@ public struct ClientPipeline: Sendable {
     /// Applies and refreshes the user's credential; `nil` sends requests as they are.
     public var authentication: Authentication?
     /// How long each attempt may take, its body included; a timed-out attempt is
-    /// `.transport` `timedOut`, which ``retry`` may retry. `nil` by default.
+    /// `.transport` `timedOut`, which ``retry`` may retry. `nil` by default. It is measured on
+    /// ``timeoutClock``, not ``clock``.
     public var attemptTimeout: Duration?
     /// The app's own middlewares, run first to last around each attempt, inside every
     /// stage above: they see each attempt with its credential applied. On a transport that
@@ -112,9 +112,22 @@ public struct ClientPipeline: Sendable {
     /// Bodies longer than this fail the call as `.client` `responseTooLarge`; request bodies
     /// that can be read only once are buffered up to it to be replayed.
     public var maximumResponseBytes: Int
-    /// Times out calls and attempts and waits out backoffs; tests pass a `TestClock`, or an
-    /// `ImmediateClock` with ``timeout`` `nil`, since it passes every timeout at once.
+    /// What the pipeline waits on: backoffs, `Retry-After` and hedging's delays. Tests pass
+    /// swift-clocks' `ImmediateClock` to make every wait instant, or a `TestClock` to hold each
+    /// wait until the test advances it. The limits (``timeout``, ``attemptTimeout``) are not
+    /// measured on it but on ``timeoutClock``.
     public var clock: any Clock<Duration>
+    /// What the limits, ``timeout`` and ``attemptTimeout``, are measured on: the system's time
+    /// (`ContinuousClock`) unless set.
+    ///
+    /// Apart from ``clock`` because a wait and a limit are not alike under test: a clock whose
+    /// sleeps return at once (`ImmediateClock`, a recording clock), which is how retries are
+    /// tested quickly, would pass every limit at once, and every call would end as
+    /// `.transport` `timedOut` before its answer came. A limit on the system's time never
+    /// passes early. A test that drives a timeout itself passes its `TestClock` here too, and
+    /// advances it past the limit; on the system's clocks the limits share one Dispatch timer,
+    /// on any other clock the call races a sleeping child task.
+    public var timeoutClock: any Clock<Duration>
     /// A number in `0…1` that picks each backoff's jitter.
     public var random: @Sendable () -> Double
     /// The wall-clock time, to read `Retry-After` dates of responses without a `Date` header.
@@ -148,6 +161,7 @@ public struct ClientPipeline: Sendable {
         middlewares: [any ClientMiddleware] = [],
         maximumResponseBytes: Int = defaultMaximumResponseBytes,
         clock: any Clock<Duration> = ContinuousClock(),
+        timeoutClock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -170,6 +184,7 @@ public struct ClientPipeline: Sendable {
         self.middlewares = middlewares
         self.maximumResponseBytes = maximumResponseBytes
         self.clock = clock
+        self.timeoutClock = timeoutClock
         self.random = random
         self.now = now
     }

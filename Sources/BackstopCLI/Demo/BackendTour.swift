@@ -107,7 +107,8 @@ struct BackendTour {
     let drift = ContractDriftRecorder()
     /// The server's clock, moved by hand so a token expires without waiting.
     let backendClock: TestClock<Duration>
-    /// The pipeline's clock: waits out the retry backoff; tests pass one that returns at once.
+    /// The pipeline's clocks: waits out the retry backoff and measures the timeouts; tests pass
+    /// one that returns at once.
     let retryClock: any Clock<Duration>
     /// At `debug`, the level of the pipeline's lines: the tour reads them as an engineer who
     /// turned them on would.
@@ -640,14 +641,15 @@ struct BackendTour {
             coalescing: coalescing,
             concurrencyLimit: concurrencyLimit,
             generalCodes: generalCodes,
-            // Each attempt has the transport's own timeout: the retry clock may pass at once in tests.
+            // Each attempt has the transport's own timeout: the tour's clock may pass at once in tests.
             timeout: nil,
             retry: retry,
             circuitBreaker: circuitBreaker,
             hedging: hedging,
             authentication: session.map(Authentication.session),
             attemptTimeout: attemptTimeout,
-            clock: retryClock)
+            clock: retryClock,
+            timeoutClock: retryClock)
         return APIClient<AppCode>(
             baseURL: baseURL ?? self.baseURL, contract: contract,
             decoder: ResilientJSONDecoder(reporter: LoggingRepairReporter(logger: Logger(label: "backstop.repairs") { _ in repairLog })),
