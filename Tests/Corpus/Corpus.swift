@@ -5,10 +5,10 @@ import Foundation
 ///
 /// The corpus directory, holding `JSONTestSuite/` and `benchmark/`, is `$BACKSTOP_CORPUS_DIR`
 /// when that variable is set (and then only there: `BACKSTOP_CORPUS_DIR=/nonexistent` means no
-/// corpus), else `../shared/corpus` beside the package's root. Where it holds neither folder, the
+/// corpus), else `../shared/corpus` beside the package's root. Unless it holds both folders, the
 /// corpus is absent, as in a user's lone clone, and the tests that need it are skipped with
 /// ``absence`` as their reason (`.ci/run` fails on that reason). The benchmarks and `Fuzz/run.sh`
-/// find it by the same rule.
+/// look in the same two places.
 package enum Corpus {
     /// The corpus directory, or `nil` when it is absent.
     package static let root: URL? = {
@@ -40,5 +40,4 @@ package enum Corpus {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory.appendingPathComponent($0) }
     }
-
 }
