@@ -180,6 +180,9 @@ let package = Package(
             ],
             path: "Tests/Support"
         ),
+        // Where the tests find the public corpus (JSONTestSuite, the benchmark files), which lives
+        // beside the repository, not in it, and the trait that skips a test where it is absent.
+        .target(name: "TestCorpus", path: "Tests/Corpus"),
         // The example app's library, Examples/StudyGroups' own sources compiled here too, so the
         // end-to-end tests run the example's code against BadBackend: one copy of the sample app.
         // Named apart from the example's module; not a product.
@@ -209,6 +212,7 @@ let package = Package(
             name: "BackstopJSONTests",
             dependencies: [
                 "BackstopJSON",
+                "TestCorpus",
                 guarded("PropertyBased", "swift-property-based", by: "Development"),
                 guarded("CustomDump", "swift-custom-dump", by: "Development"),
             ]
@@ -295,6 +299,7 @@ let package = Package(
         .testTarget(
             name: "BackstopOpenAPITests",
             dependencies: [
+                "TestCorpus",
                 "BackstopOpenAPI",
                 "Backstop",
                 "BackstopTesting",

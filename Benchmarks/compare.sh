@@ -12,8 +12,8 @@
 # $BENCHMARK_RESULTS_DIR (default Benchmarks/.build/benchmark-results). For ordo-one's own
 # full per-metric tables, run `swift package benchmark` inside Benchmarks/ instead.
 #
-# The benchmark plugin builds the benchmark target in release mode itself. The corpus is found
-# by walking up from the sources to Corpus/benchmark, or set BACKSTOP_CORPUS_DIR.
+# The benchmark plugin builds the benchmark target in release mode itself. The corpus is read
+# from ../shared/corpus beside the repository, or from $BACKSTOP_CORPUS_DIR when set.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

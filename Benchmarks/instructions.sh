@@ -10,8 +10,9 @@
 # payload's loading and the first decode's one-time work (the runtime's first conformance and
 # metadata lookups for each model type, lazy symbol binding) cancel out, so the figure is the
 # steady state that the timed benchmarks measure too. Hashing is made deterministic, so dictionaries probe alike in
-# every run. Needs valgrind (Debian's package); the corpus is the repository's Corpus/ (see
-# README.md). Builds InstructionCounts in release mode first.
+# every run. Needs valgrind (Debian's package); twitter, citm_catalog and canada need the corpus,
+# read from ../shared/corpus beside the repository or $BACKSTOP_CORPUS_DIR (see README.md).
+# Builds InstructionCounts in release mode first.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"

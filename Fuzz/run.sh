@@ -14,7 +14,9 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 work="$root/Fuzz/.work"
 scratch="$root/.build-fuzz"
-suite="$root/Corpus/JSONTestSuite/test_parsing"
+# JSONTestSuite, public data kept outside the repository: in $BACKSTOP_CORPUS_DIR when set, else
+# in ../shared/corpus beside the repository (as the tests and benchmarks read it).
+suite="${BACKSTOP_CORPUS_DIR:-$root/../shared/corpus}/JSONTestSuite/test_parsing"
 mkdir -p "$work"
 # A failed check goes straight to libFuzzer's crash report: Swift's backtracer, run under the
 # address sanitizer, reports itself instead and exits 1 rather than 77.
@@ -50,10 +52,13 @@ build() {
 
 corpus() { mkdir -p "$root/Fuzz/corpus/$1"; echo "$root/Fuzz/corpus/$1"; }
 
-# JSONTestSuite (Corpus/) seeds every run of the JSON targets; the kept corpus holds only
-# what fuzzing added. The contract target reads its first bytes as choices, so it starts from
-# its own corpus of envelopes.
-seeds() { if [ "$1" != contract ] && [ -d "$suite" ]; then echo "$suite"; fi; }
+# JSONTestSuite seeds every run of the JSON targets when it is there (without it they start
+# from the kept corpus alone, which holds only what fuzzing added). The contract target reads its
+# first bytes as choices, so it starts from its own corpus of envelopes.
+seeds() {
+  [ "$1" != contract ] || return 0
+  if [ -d "$suite" ]; then echo "$suite"; else echo "fuzz-$1: no JSONTestSuite at $suite, not seeded from it" >&2; fi
+}
 
 case "${1:-}" in
   build) build ;;

@@ -2,6 +2,7 @@ import BackstopJSON
 import CustomDump
 import Foundation
 import PropertyBased
+import TestCorpus
 import Testing
 
 /// Strict decoding must be a drop-in replacement for Foundation's `JSONDecoder` on valid
@@ -1042,9 +1043,9 @@ extension FoundationDifferentialTests {
 
     // MARK: Benchmark corpus
 
-    @Test(arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
+    @Test(.needsCorpus, arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
     func benchmarkDocumentsDecodeAlike(_ name: String) throws {
-        let root = try #require(Corpus.root, "Corpus/ not found")
+        let root = try #require(Corpus.root, "\(Corpus.absence)")
         let data = try Data(contentsOf: root.appendingPathComponent("benchmark/\(name)"))
         let expected = try JSONDecoder().decode(JSONValue.self, from: data)
         let actual = try ResilientJSONDecoder.strict.decode(JSONValue.self, from: data)

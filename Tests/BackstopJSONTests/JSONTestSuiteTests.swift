@@ -1,10 +1,12 @@
 import BackstopJSON
 import Foundation
+import TestCorpus
 import Testing
 
 /// nst/JSONTestSuite run through strict decoding: the parser must accept exactly what
 /// RFC 8259 accepts, and the cases the RFC leaves open must never crash it. Lenient
-/// decoding rejects the invalid files too, except the listed ones its options accept.
+/// decoding rejects the invalid files too, except the listed ones its options accept. The tests
+/// that read the corpus are skipped, saying so, where it is absent.
 @Suite struct JSONTestSuiteTests {
     static let parsing = Corpus.files("JSONTestSuite/test_parsing")
     static func names(_ prefix: String) -> [String] {
@@ -12,20 +14,19 @@ import Testing
     }
 
     static func contents(_ name: String, folder: String = "test_parsing") throws -> Data {
-        let root = try #require(Corpus.root, "Corpus/ not found above \(#filePath)")
+        let root = try #require(Corpus.root, "\(Corpus.absence)")
         return try Data(contentsOf: root.appendingPathComponent("JSONTestSuite/\(folder)/\(name)"))
     }
 
-    /// A silently missing corpus would make every parameterized test below vacuous.
-    @Test func corpusIsComplete() {
-        #expect(Corpus.root != nil, "Corpus/JSONTestSuite is part of the repository")
+    /// A corpus missing files would make the parameterized tests below vacuous, silently.
+    @Test(.needsCorpus) func corpusIsComplete() {
         #expect(Self.names("y_").count == 95)
         #expect(Self.names("n_").count == 188)
         #expect(Self.names("i_").count > 0)
         #expect(Corpus.files("JSONTestSuite/test_transform").count > 0)
     }
 
-    @Test(arguments: names("y_"))
+    @Test(.needsCorpus, arguments: names("y_"))
     func acceptsValidDocument(_ name: String) throws {
         let data = try Self.contents(name)
         #expect(throws: Never.self, "\(name) must parse") {
@@ -33,7 +34,7 @@ import Testing
         }
     }
 
-    @Test(arguments: names("n_"))
+    @Test(.needsCorpus, arguments: names("n_"))
     func rejectsInvalidDocument(_ name: String) throws {
         let data = try Self.contents(name)
         do {
@@ -68,7 +69,7 @@ import Testing
         .allowTrailingCommas, .allowNonFiniteNumbers, .allowControlCharactersInStrings, .replaceInvalidUnicode,
     ]
 
-    @Test(arguments: names("n_"))
+    @Test(.needsCorpus, arguments: names("n_"))
     func lenientRejectsInvalidDocumentUnlessAnOptionAcceptsIt(_ name: String) throws {
         let data = try Self.contents(name)
         let lenient = Result { try ResilientJSONDecoder.lenient.decodeWithReport(JSONValue.self, from: data) }
@@ -88,12 +89,12 @@ import Testing
 
     /// Implementation-defined documents: either outcome is fine, but it must be a value or
     /// a `DecodingError`, never a crash or another kind of error.
-    @Test(arguments: names("i_"))
+    @Test(.needsCorpus, arguments: names("i_"))
     func survivesImplementationDefinedDocument(_ name: String) throws {
         try expectValueOrDecodingError(Self.contents(name))
     }
 
-    @Test(arguments: Corpus.files("JSONTestSuite/test_transform").map(\.lastPathComponent))
+    @Test(.needsCorpus, arguments: Corpus.files("JSONTestSuite/test_transform").map(\.lastPathComponent))
     func survivesTransformDocument(_ name: String) throws {
         try expectValueOrDecodingError(Self.contents(name, folder: "test_transform"))
     }
@@ -110,7 +111,7 @@ import Testing
 
     /// Where the RFC leaves the choice open, matching Foundation means an app that switches
     /// decoders sees no difference, so the implementation-defined files must agree with it.
-    @Test(arguments: names("i_") + names("y_"))
+    @Test(.needsCorpus, arguments: names("i_") + names("y_"))
     func agreesWithFoundationOnAcceptance(_ name: String) throws {
         let data = try Self.contents(name)
         let foundation = Result { try JSONDecoder().decode(JSONValue.self, from: data) }

@@ -1,30 +1,6 @@
 import BackstopJSON
 import Foundation
 
-/// The public corpora kept in the repository (`Corpus/`), found by walking up from this file
-/// so the tests work from any checkout location, a user's fresh clone included.
-enum Corpus {
-    static let root: URL? = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("Corpus")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("JSONTestSuite").path) {
-                return candidate
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
-    /// The files of a corpus folder, sorted by name; empty when the corpus is absent.
-    static func files(_ folder: String, extension ext: String = "json") -> [URL] {
-        guard let root else { return [] }
-        let directory = root.appendingPathComponent(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory.appendingPathComponent($0) }
-    }
-}
-
 extension ResilientJSONDecoder {
     static var strict: ResilientJSONDecoder { ResilientJSONDecoder(policy: .strict) }
     static var lenient: ResilientJSONDecoder { ResilientJSONDecoder(policy: .lenient) }

@@ -1,6 +1,7 @@
 import Backstop
 import BackstopJSON
 import Foundation
+import TestCorpus
 import Testing
 
 @testable import BackstopOpenAPI
@@ -25,18 +26,8 @@ struct ByteLevelDirtTests {
 
             """)
 
-    /// nst/JSONTestSuite's parsing cases, as the BackstopJSON tests read them from `Corpus/`.
-    static let parsingCases: [URL] = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let folder = directory.appendingPathComponent("Corpus/JSONTestSuite/test_parsing")
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) {
-                return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        return []
-    }()
+    /// nst/JSONTestSuite's parsing cases, from the corpus beside the repository.
+    static let parsingCases = Corpus.files("JSONTestSuite/test_parsing")
 
     static func parses(_ data: Data) -> Bool {
         (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
@@ -89,9 +80,9 @@ struct ByteLevelDirtTests {
 
     /// Every JSONTestSuite parsing case, against any JSON and against a typed schema, with the
     /// lenient and the strict policy: whatever the repair step hands on, Foundation reads.
-    @Test(arguments: [DecodingPolicy.lenient, .strict])
+    @Test(.needsCorpus, arguments: [DecodingPolicy.lenient, .strict])
     func everyBodyHandedOnIsJSONFoundationReads(_ policy: DecodingPolicy) throws {
-        #expect(Self.parsingCases.count == 318, "Corpus/JSONTestSuite/test_parsing is part of the repository")
+        #expect(Self.parsingCases.count == 318, "JSONTestSuite/test_parsing holds 318 cases")
         let contract = try Documents.contract(Self.document, policy: policy)
         var handedOn = 0
         for file in Self.parsingCases {

@@ -87,7 +87,11 @@ func payloads() -> [Payload] {
 /// decode, repair, repair + decode (and for the envelope, repair + decode of the dirty one), checked once.
 func contenders(for payload: Payload) throws -> [Contender] {
     let (body, operationID, decode) = (payload.body, payload.operationID, payload.decode)
-    guard !body.isEmpty else { throw SetupFailure("\(payload.name): no body (is the corpus in Corpus/benchmark?)") }
+    guard !body.isEmpty else {
+        // Only a corpus file can be empty here: say where the corpus was looked for.
+        _ = try Corpus.directory()
+        throw SetupFailure("\(payload.name): no body")
+    }
     let contract = try OpenAPIContract(contentsOf: PayloadsDocument.url)
     try decode(body)
     let repaired = try contract.repair(body, operationID: operationID, status: 200, contentType: "application/json")

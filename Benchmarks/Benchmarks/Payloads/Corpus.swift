@@ -2,55 +2,42 @@ import Foundation
 
 /// Finds and loads the benchmark corpus (twitter.json, citm_catalog.json, canada.json).
 ///
-/// The corpus is kept in the repository, in `Corpus/benchmark/`. It is located by, in order:
-/// 1. the `BACKSTOP_CORPUS_DIR` environment variable, if set;
-/// 2. walking up from this source file (`#filePath`) looking for `Corpus/benchmark`;
-/// 3. walking up from the current directory the same way.
+/// The corpus is public data fetched from elsewhere, so it is not in the repository: it lives
+/// beside it, in `../shared/corpus/benchmark/`. The corpus directory (the one holding
+/// `benchmark/`) is, in order:
+/// 1. the `BACKSTOP_CORPUS_DIR` environment variable, if set: then only there;
+/// 2. `../shared/corpus` beside the repository's root, found from this source file (`#filePath`).
+///
+/// The tests find it the same way (`Tests/Corpus/Corpus.swift`).
 package enum Corpus {
-    package static let relativeDirectory = "Corpus/benchmark"
     package static let files = ["twitter.json", "citm_catalog.json", "canada.json"]
 
     struct NotFound: Error, CustomStringConvertible {
-        var searched: [String]
+        var searched: String
         var description: String {
             """
-            Benchmark corpus not found: no directory '\(Corpus.relativeDirectory)' containing \
-            \(Corpus.files.joined(separator: ", ")) above any of:
-              \(searched.joined(separator: "\n  "))
-            Restore <repo>/\(Corpus.relativeDirectory) or set BACKSTOP_CORPUS_DIR.
+            Benchmark corpus not found: no \(Corpus.files.joined(separator: ", ")) in \(searched).
+            Put the corpus in ../shared/corpus beside the repository, or set BACKSTOP_CORPUS_DIR \
+            to the directory holding benchmark/.
             """
         }
     }
 
     package static func directory() throws -> URL {
-        let fileManager = FileManager.default
-        func isCorpus(_ url: URL) -> Bool {
-            var isDirectory: ObjCBool = false
-            return fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
-                && files.allSatisfy { fileManager.fileExists(atPath: url.appendingPathComponent($0).path) }
-        }
+        let corpus: URL
         if let explicit = ProcessInfo.processInfo.environment["BACKSTOP_CORPUS_DIR"], !explicit.isEmpty {
-            let url = URL(fileURLWithPath: explicit, isDirectory: true)
-            guard isCorpus(url) else { throw NotFound(searched: ["BACKSTOP_CORPUS_DIR=\(explicit)"]) }
-            return url
+            corpus = URL(fileURLWithPath: explicit, isDirectory: true)
+        } else {
+            // Benchmarks/Benchmarks/Payloads/Corpus.swift: four levels up is the repository's root.
+            var root = URL(fileURLWithPath: #filePath)
+            for _ in 0..<4 { root.deleteLastPathComponent() }
+            corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus", isDirectory: true)
         }
-        let starts = [
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent(),
-            URL(fileURLWithPath: fileManager.currentDirectoryPath, isDirectory: true),
-        ]
-        for start in starts {
-            var dir = start.standardizedFileURL
-            while true {
-                let candidate = dir.appendingPathComponent(relativeDirectory, isDirectory: true)
-                if isCorpus(candidate) { return candidate }
-                let parent = dir.deletingLastPathComponent()
-                if parent.path == dir.path { break }
-                dir = parent
-            }
+        let directory = corpus.appendingPathComponent("benchmark", isDirectory: true).standardizedFileURL
+        guard files.allSatisfy({ FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }) else {
+            throw NotFound(searched: directory.path)
         }
-        var searched: [String] = []
-        for start in starts where !searched.contains(start.path) { searched.append(start.path) }
-        throw NotFound(searched: searched)
+        return directory
     }
 
     package static func load(_ file: String) throws -> Data {
