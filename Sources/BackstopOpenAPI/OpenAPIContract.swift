@@ -46,6 +46,14 @@ public struct OpenAPIContract: ResponseRepairing {
     /// The vendor extension a schema names its enum's fallback with: `x-backstop-fallback: other`.
     public static let fallbackExtension = "x-backstop-fallback"
 
+    /// How many nodes a YAML document's aliases may add to it when they are read as the nodes
+    /// they name: as many as the document has, and at least this many.
+    ///
+    /// A document whose aliases add more (nine levels of nine aliases add 387 million) is
+    /// refused as ``OpenAPIContractError/Problem/tooLarge`` after one pass over its own nodes,
+    /// before anything is expanded.
+    public static let maximumAliasExpansion = 100_000
+
     /// Which repairs are made, as `ResilientJSONDecoder.policy` says them.
     public let policy: DecodingPolicy
     /// The compiled responses and schemas.
