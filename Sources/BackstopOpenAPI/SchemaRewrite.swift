@@ -119,17 +119,21 @@ struct SchemaRewrite {
         guard node.kind == .object else {
             return invalid(index, .wrongType, "expected \(schema.name), found \(node.jsonKind.rawValue)")
         }
+        // The first member of that name, as `JSONDecoder` reads a key written twice.
         var member = index + 1
-        var value: String?
-        for _ in 0..<Int(node.length) {
-            if document.lenientText(of: member) == discriminator.property, document[member + 1].kind == .string {
-                value = document.lenientText(of: member + 1)
-            }
+        var found: Int?
+        for _ in 0..<Int(node.length) where found == nil {
+            if document.lenientText(of: member) == discriminator.property { found = member + 1 }
             member = document.next(after: member + 1)
         }
-        guard let value else {
-            return invalid(index, .missing, "expected \(schema.name), whose \(discriminator.property) is missing or not a string")
+        guard let found else {
+            return invalid(index, .missing, "expected \(schema.name), which has no \(discriminator.property)")
         }
+        guard document[found].kind == .string else {
+            return invalid(
+                index, .wrongType, "expected \(schema.name), whose \(discriminator.property) is \(document[found].jsonKind.rawValue)")
+        }
+        let value = document.lenientText(of: found)
         guard let chosen = discriminator.cases.first(where: { $0.value == value }) else {
             return invalid(index, .invalidValue, "\(String(reflecting: value)) is not a \(discriminator.property) of \(schema.name)")
         }
