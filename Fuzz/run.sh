@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs Backstop's libFuzzer targets.
 #
-#   Fuzz/run.sh build                          build the three fuzzers
-#   Fuzz/run.sh fuzz parser|decoder|contract N fuzz one target for N seconds, growing its corpus
+#   Fuzz/run.sh build                                  build the four fuzzers
+#   Fuzz/run.sh fuzz parser|decoder|contract|openapi N fuzz one target for N seconds, growing its corpus
 #   Fuzz/run.sh replay                         run every kept corpus input once (CI does this)
 #
-# parser and decoder fuzz BackstopJSON; contract fuzzes Backstop's `ResponseContract.unwrap`.
+# parser and decoder fuzz BackstopJSON; contract fuzzes Backstop's `ResponseContract.unwrap`;
+# openapi fuzzes BackstopOpenAPI's `OpenAPIContract.repair`.
 # SwiftPM cannot link a libFuzzer executable on Linux, so SwiftPM builds Backstop and what it
 # links with coverage and address sanitizer instrumentation, and swiftc links each entry
 # against the objects of the modules it needs.
@@ -22,27 +23,51 @@ mkdir -p "$work"
 # address sanitizer, reports itself instead and exits 1 rather than 77.
 export SWIFT_BACKTRACE=enable=no
 
-targets=(parser decoder contract)
+targets=(parser decoder contract openapi)
 
 # The modules each target links, in its build folder: Backstop's are its own and those of its
 # dependencies (swift-http-types, swift-log, swift-metrics, swift-openapi-runtime and
-# -urlsession, swift-collections' Deque and what it uses). A new dependency of Backstop is added here.
+# -urlsession, swift-collections' Deque and what it uses); BackstopOpenAPI's add OpenAPIKit's and
+# Yams' (with libyaml, CYaml). A new dependency of Backstop is added here.
 modules() {
   case "$1" in
     parser|decoder) echo BackstopJSON ;;
     contract) echo Backstop BackstopJSON HTTPTypes Logging CoreMetrics Metrics OpenAPIRuntime \
       OpenAPIURLSession DequeModule ContainersPreview InternalCollectionsUtilities ;;
+    openapi) echo BackstopOpenAPI $(modules contract) OpenAPIKit OpenAPIKit30 OpenAPIKitCompat OpenAPIKitCore \
+      Yams CYaml ;;
+  esac
+}
+
+# The folders of the module maps of the C modules a target's Swift modules import (Yams imports libyaml's).
+includes() {
+  case "$1" in
+    openapi) echo "-I $scratch/checkouts/Yams/Sources/CYaml/include" ;;
+  esac
+}
+
+# Each target's entry: Fuzz/ParserFuzz.swift and so on, Fuzz/OpenAPIFuzz.swift for openapi.
+source_of() {
+  case "$1" in
+    openapi) echo "$root/Fuzz/OpenAPIFuzz.swift" ;;
+    *) echo "$root/Fuzz/$(tr '[:lower:]' '[:upper:]' <<<"${1:0:1}")${1:1}Fuzz.swift" ;;
   esac
 }
 
 build() {
-  swift build --target Backstop -c release --scratch-path "$scratch" \
+  # BackstopOpenAPI builds Backstop and BackstopJSON with it.
+  swift build --target BackstopOpenAPI -c release --scratch-path "$scratch" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
   for target in "${targets[@]}"; do
-    local source="$root/Fuzz/$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}Fuzz.swift"
+    local source
+    source=$(source_of "$target")
     local objects=()
-    for module in $(modules "$target"); do objects+=("$scratch/release/$module.build/"*.o); done
-    swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$scratch/release/Modules" \
+    # C modules keep their objects under their sources' folders (CYaml.build/src/).
+    for module in $(modules "$target"); do
+      while IFS= read -r object; do objects+=("$object"); done < <(find "$scratch/release/$module.build" -name '*.o' | sort)
+    done
+    # shellcheck disable=SC2046
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$scratch/release/Modules" $(includes "$target") \
       "$source" "${objects[@]}" -o "$work/fuzz-$target" >&2
   done
   # Beside the binaries, where Backstop looks for its message catalogue's translations.
@@ -53,11 +78,13 @@ build() {
 corpus() { mkdir -p "$root/Fuzz/corpus/$1"; echo "$root/Fuzz/corpus/$1"; }
 
 # JSONTestSuite seeds every run of the JSON targets when it is there (without it they start
-# from the kept corpus alone, which holds only what fuzzing added). The contract target reads its
-# first bytes as choices, so it starts from its own corpus of envelopes.
+# from the kept corpus alone, which holds only what fuzzing added). The contract and openapi
+# targets read their first bytes as choices, so each starts from its own corpus of bodies.
 seeds() {
-  [ "$1" != contract ] || return 0
-  if [ -d "$suite" ]; then echo "$suite"; else echo "fuzz-$1: no JSONTestSuite at $suite, not seeded from it" >&2; fi
+  case "$1" in
+    parser|decoder)
+      if [ -d "$suite" ]; then echo "$suite"; else echo "fuzz-$1: no JSONTestSuite at $suite, not seeded from it" >&2; fi ;;
+  esac
 }
 
 case "${1:-}" in

@@ -179,9 +179,10 @@ struct CompiledDocument: Sendable {
     private static func document(_ data: Data, source: String) throws(OpenAPIContractError) -> OpenAPIKit.OpenAPI.Document {
         struct Version: Decodable { var openapi: String }
         let isJSON = data.first(where: { !JSONScanner.isWhitespace($0) }) == UInt8(ascii: "{")
+        let yaml = isJSON ? nil : try yamlRoot(data, source: source)
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            if isJSON { return try JSONDecoder().decode(type, from: data) }
-            return try YAMLDecoder().decode(type, from: data)
+            if let yaml { return try YAMLDecoder().decode(type, from: yaml) }
+            return try JSONDecoder().decode(type, from: data)
         }
         let version: String
         do {
@@ -198,5 +199,93 @@ struct CompiledDocument: Sendable {
             throw OpenAPIContractError(
                 .notOpenAPI, at: source, "is not a valid OpenAPI \(version) document: \(OpenAPIKit.OpenAPI.Error(from: error))")
         }
+    }
+
+    /// The YAML document's root node, composed without expanding its aliases (an alias is the
+    /// node it names, shared), and refused when reading its aliases as their nodes, as decoding
+    /// does, would add more than ``OpenAPIContract/maximumAliasExpansion`` nodes or as many as it has.
+    private static func yamlRoot(_ data: Data, source: String) throws(OpenAPIContractError) -> Node {
+        let parser: Parser
+        let root: Node?
+        do {
+            guard let text = String(data: data, encoding: .utf8) else { throw YamlError.dataCouldNotBeDecoded(encoding: .utf8) }
+            // As `YAMLDecoder` reads text: only merge keys resolved, every other scalar kept as written.
+            parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge))
+            root = try parser.singleRoot()
+        } catch {
+            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: \(error)")
+        }
+        guard let root else { throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: it is empty") }
+        // The parser holds the anchors its nodes name weakly: it lives while they are counted.
+        let (expanded, own) = withExtendedLifetime(parser) { nodeCounts(root) }
+        if expanded - own > max(OpenAPIContract.maximumAliasExpansion, own) {
+            throw OpenAPIContractError(
+                .tooLarge, at: source,
+                "has \(own) YAML nodes, and its aliases would add \(expanded - own >= cappedCount ? "billions" : "\(expanded - own)") more")
+        }
+        return root
+    }
+
+    /// Counts beyond this are not told apart.
+    private static let cappedCount = Int(Int32.max)
+
+    /// The number of nodes under `root` with each alias read as the node it names, and without:
+    /// one pass over the nodes as written, without recursion. An anchored node's count is kept
+    /// when it is first met, which is where it is written, as an alias may only follow its anchor.
+    static func nodeCounts(_ root: Node) -> (expanded: Int, own: Int) {
+        struct Frame {
+            var children: [Node]
+            var next = 0
+            var count = 1
+            var anchor: ObjectIdentifier?
+
+            init(_ node: Node) {
+                switch node {
+                case .scalar(let scalar):
+                    children = []
+                    anchor = scalar.anchor.map(ObjectIdentifier.init)
+                case .mapping(let mapping):
+                    children = []
+                    children.reserveCapacity(mapping.count * 2)
+                    for (key, value) in mapping { children.append(contentsOf: [key, value]) }
+                    anchor = mapping.anchor.map(ObjectIdentifier.init)
+                case .sequence(let sequence):
+                    children = Array(sequence)
+                    anchor = sequence.anchor.map(ObjectIdentifier.init)
+                case .alias:
+                    children = []
+                }
+            }
+        }
+        func anchor(of node: Node) -> ObjectIdentifier? {
+            switch node {
+            case .scalar(let scalar): scalar.anchor.map(ObjectIdentifier.init)
+            case .mapping(let mapping): mapping.anchor.map(ObjectIdentifier.init)
+            case .sequence(let sequence): sequence.anchor.map(ObjectIdentifier.init)
+            case .alias: nil
+            }
+        }
+        var counted: [ObjectIdentifier: Int] = [:]
+        var own = 1
+        var stack = [Frame(root)]
+        while var top = stack.popLast() {
+            if top.next < top.children.count {
+                let child = top.children[top.next]
+                top.next += 1
+                if let anchor = anchor(of: child), let count = counted[anchor] {
+                    top.count = min(top.count + count, cappedCount)
+                    stack.append(top)
+                } else {
+                    own += 1
+                    stack.append(top)
+                    stack.append(Frame(child))
+                }
+            } else {
+                if let anchor = top.anchor { counted[anchor] = top.count }
+                guard !stack.isEmpty else { return (top.count, own) }
+                stack[stack.count - 1].count = min(stack[stack.count - 1].count + top.count, cappedCount)
+            }
+        }
+        return (own, own)
     }
 }

@@ -11,6 +11,20 @@ struct CompiledSchema: Sendable {
         case alternatives
     }
 
+    /// What a number must fit in the generated code: `format: int32` is an `Int32`, `format:
+    /// float` a `Float`; anything else an `Int` or a `Double`.
+    enum Format: UInt8, Sendable {
+        case standard, int32, float
+    }
+
+    /// A `oneOf`'s `discriminator`: the property whose value names the alternative, as the
+    /// generated code reads it before anything else.
+    struct Discriminator: Sendable {
+        var property: String
+        /// Each value the generated code accepts, with the alternative it decodes.
+        var cases: [(value: String, alternative: Int)]
+    }
+
     /// One property of an object schema.
     struct Property: Sendable {
         /// The name's UTF-8 bytes, as a plain key is written.
@@ -27,6 +41,8 @@ struct CompiledSchema: Sendable {
     var nullable = false
     /// `format: date-time`.
     var isDateTime = false
+    /// `format: int32` or `float`.
+    var format = Format.standard
     /// A string enum's values, as UTF-8; empty when the string is not an enum.
     var enumValues: [[UInt8]] = []
     /// The value an unknown enum value becomes, when the enum names one.
@@ -43,6 +59,8 @@ struct CompiledSchema: Sendable {
     /// An array's items' schema; `nil` for any value.
     var items: Int?
     var alternatives: [Int] = []
+    /// How ``alternatives`` are told apart, when the document says.
+    var discriminator: Discriminator?
 
     init(kind: Kind, name: String) {
         self.kind = kind

@@ -7,7 +7,10 @@ import Foundation
 ///
 /// Made once, at set-up, from the document the generator reads (OpenAPI 3.0 or 3.1, YAML or
 /// JSON); every response schema is compiled then, so a document it cannot use throws an
-/// ``OpenAPIContractError`` there, never at a call. Then immutable, and shared by every call:
+/// ``OpenAPIContractError`` there, never at a call: a `$ref` cycle with no property or item
+/// between, or a YAML document whose aliases would expand it past
+/// ``maximumAliasExpansion``. Compiling uses the same stack however long the document's chains
+/// of components, so a contract may be made on any thread. Then immutable, and shared by every call:
 ///
 /// ```swift
 /// // fragment: `Client` and `Servers` are the generator's, `backendB` and `AppCode` the app's.
@@ -35,8 +38,17 @@ import Foundation
 ///   or `other` member. Without one: `null`'d away for an optional property
 ///   (`DecodingPolicy.nilInvalidOptionals`), else dropped from its list
 ///   (`DecodingPolicy.dropInvalidElements`), else the call fails.
+/// - A `oneOf` with a `discriminator` is written as the alternative its discriminator property
+///   names, as the generated code decodes it (the mapping's values, else each alternative's
+///   component name or `$ref`); a value whose discriminator is missing or names none is a value
+///   that does not fit. Without a discriminator, a value is the first alternative it fits as it
+///   is, else the one written with the fewest repairs (the first of those).
+/// - `format: int32` and `format: float` are read as the generated `Int32` and `Float`: a
+///   number they cannot hold is a value that does not fit.
 /// - Any other value that does not fit is handled the same way: optional properties removed,
 ///   list elements dropped, else a `DecodingFailure` naming the JSON path.
+/// - A required property counts once however often its key is written: a key written twice
+///   never stands in for a missing one.
 /// - A `format: date-time` string with a space for `T`, no zone (read as UTC), fractional
 ///   seconds, or epoch seconds (a number or a string of digits) becomes RFC 3339 as
 ///   swift-openapi-runtime's default `ISO8601DateTranscoder` reads it: `2024-05-01T10:00:00Z`.
@@ -45,6 +57,14 @@ import Foundation
 public struct OpenAPIContract: ResponseRepairing {
     /// The vendor extension a schema names its enum's fallback with: `x-backstop-fallback: other`.
     public static let fallbackExtension = "x-backstop-fallback"
+
+    /// How many nodes a YAML document's aliases may add to it when they are read as the nodes
+    /// they name: as many as the document has, and at least this many.
+    ///
+    /// A document whose aliases add more (nine levels of nine aliases add 387 million) is
+    /// refused as ``OpenAPIContractError/Problem/tooLarge`` after one pass over its own nodes,
+    /// before anything is expanded.
+    public static let maximumAliasExpansion = 100_000
 
     /// Which repairs are made, as `ResilientJSONDecoder.policy` says them.
     public let policy: DecodingPolicy

@@ -13,8 +13,12 @@ public struct OpenAPIContractError: Error, Sendable, Hashable, CustomStringConve
         /// A `$ref` names no component of the document (or one outside it).
         case unresolvedReference
         /// A schema says something the repairs cannot follow (a fallback that is not one of
-        /// its enum's values, a `default` of the wrong type).
+        /// its enum's values, a `default` of the wrong type, a `$ref` cycle with no property
+        /// or item between, so that no value fits it).
         case invalidSchema
+        /// The document is larger than it is written: a YAML document whose aliases would expand
+        /// it past ``OpenAPIContract/maximumAliasExpansion`` nodes (a "billion laughs" bomb).
+        case tooLarge
     }
 
     /// What kind of problem it is.

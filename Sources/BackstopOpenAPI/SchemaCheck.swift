@@ -57,8 +57,8 @@ struct SchemaCheck {
         case .any: return isClean(index)
         case .null: return false
         case .boolean: return node.kind == .true || node.kind == .false
-        case .integer: return node.kind == .number && node.isInteger && readsAsInteger(node)
-        case .number: return node.kind == .number && !node.isNonFinite && readsAsDouble(node)
+        case .integer: return node.kind == .number && node.isInteger && readsAsInteger(node, schema.format)
+        case .number: return node.kind == .number && !node.isNonFinite && readsAsDouble(node) && readsAsFormat(node, schema.format)
         case .string: return node.kind == .string && stringFits(index, node, schema, schemaIndex)
         case .array:
             guard node.kind == .array else { return false }
@@ -82,7 +82,10 @@ struct SchemaCheck {
     }
 
     private func objectFits(_ index: Int, _ node: JSONNode, _ schema: FlatSchemas.Node) -> Bool {
+        // Required properties are counted once each: a key written twice must not stand in for
+        // one that is missing (the generated code's decoder would throw `keyNotFound`).
         var requiredSeen: Int32 = 0
+        var requiredMask: UInt64 = 0
         var cursor = 0
         var member = index + 1
         for _ in 0..<Int(node.length) {
@@ -96,7 +99,13 @@ struct SchemaCheck {
                 } else if !fits(value, Int(property.schema)) {
                     return false
                 }
-                if property.required { requiredSeen += 1 }
+                if property.required {
+                    // A required key seen twice (or, past 64 required properties, one that shares
+                    // its bit): the rewrite tells.
+                    if requiredMask & property.requiredBit != 0 { return false }
+                    requiredMask |= property.requiredBit
+                    requiredSeen += 1
+                }
             } else if schema.additional >= 0 {
                 if !fits(value, Int(schema.additional)) { return false }
             } else if !isClean(value) {
@@ -171,10 +180,18 @@ struct SchemaCheck {
         return true
     }
 
-    /// Whether the generated code's `Int` holds the integer `node` writes: 18 digits always do.
-    private func readsAsInteger(_ node: JSONNode) -> Bool {
-        node.length <= 18
-            || Coercion.integer(UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length)), as: Int64.self) != nil
+    /// Whether the generated code's `Int` (`Int32` for `format: int32`) holds the integer
+    /// `node` writes: 18 digits (9) always do.
+    private func readsAsInteger(_ node: JSONNode, _ format: CompiledSchema.Format) -> Bool {
+        let raw = UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length))
+        if format == .int32 { return node.length <= 9 || Coercion.integer(raw, as: Int32.self) != nil }
+        return node.length <= 18 || Coercion.integer(raw, as: Int64.self) != nil
+    }
+
+    /// Whether a number that reads as a `Double` fits `format` too: a `Float` for `format: float`.
+    private func readsAsFormat(_ node: JSONNode, _ format: CompiledSchema.Format) -> Bool {
+        format != .float
+            || Coercion.floatingPoint(UnsafeBufferPointer(start: base + Int(node.start), count: Int(node.length)), as: Float.self) != nil
     }
 
     /// Whether Foundation reads the number `node` writes as a `Double`: not when it overflows, or

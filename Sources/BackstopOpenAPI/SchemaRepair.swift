@@ -23,7 +23,8 @@ enum SchemaRepair {
                     var rewrite = SchemaRewrite(document: document, schemas: check.schemas, policy: policy, check: check)
                     if let invalid = rewrite.write(0, root) {
                         return .failure(
-                            DecodingFailure(.payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: excerpt(of: body))
+                            DecodingFailure(
+                                .payload, at: invalid.path, invalid.problem, detail: invalid.detail, excerpt: OneLine.excerpt(of: body))
                         )
                     }
                     if rewrite.repairs.isEmpty { return .success(RepairedBody(body: body)) }
@@ -31,16 +32,8 @@ enum SchemaRepair {
                 }
             }
         } catch {
-            throw DecodingFailure(.body, at: "$", .notJSON, detail: "\(error)", excerpt: excerpt(of: body))
+            throw DecodingFailure(.body, at: "$", .notJSON, detail: "\(error)", excerpt: OneLine.excerpt(of: body))
         }
         return try outcome.get()
-    }
-
-    /// The start of the body on one line, at most 120 characters, as Backstop's failures show it.
-    static func excerpt(of body: Data) -> String {
-        let text = String(decoding: body.prefix(480), as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        let short = line.count > 120 ? String(line.prefix(120)) + "…" : line
-        return UntrustedText.escaped(short)
     }
 }

@@ -34,6 +34,9 @@ struct SchemaRewrite {
     private let trailingCommas: Set<Int>
     /// The same, by tape index in order: which values hold one, themselves or deeper.
     private let commaContainers: [Int]
+    /// How many more values may be written before alternatives stop looking for the best fit:
+    /// a few times the body's, so the search costs at most a constant factor.
+    private var budget: Int
 
     init(document: JSONDocument, schemas: UnsafeBufferPointer<CompiledSchema>, policy: DecodingPolicy, check: SchemaCheck) {
         self.document = document
@@ -42,6 +45,7 @@ struct SchemaRewrite {
         self.check = check
         trailingCommas = Set(document.trailingCommas.map(\.container))
         commaContainers = trailingCommas.sorted()
+        budget = 4 * document.count + 1024
         out.reserveCapacity(document.byteCount + 64)
     }
 
@@ -77,6 +81,7 @@ struct SchemaRewrite {
 
     /// Writes the value at tape `index` as schema `schemaIndex` reads it; `nil` when written.
     mutating func write(_ index: Int, _ schemaIndex: Int) -> Invalid? {
+        budget -= 1
         let node = document[index]
         let schema = schemas[schemaIndex]
         if !holdsTrailingComma(index) && check.fits(index, schemaIndex) {
@@ -100,15 +105,67 @@ struct SchemaRewrite {
         case .array: return writeArray(index, node, schema)
         case .object: return writeObject(index, node, schema, schemaIndex)
         case .alternatives:
-            let mark = (out.count, repairs.count)
-            var first: Invalid?
-            for alternative in schema.alternatives {
-                guard let failed = write(index, alternative) else { return nil }
+            if let discriminator = schema.discriminator { return writeDiscriminated(index, node, schema, discriminator) }
+            return writeBestFit(index, schema)
+        }
+    }
+
+    /// A discriminated value: written as the alternative its discriminator names, as the
+    /// generated code decodes it; one whose discriminator is missing or names no alternative
+    /// cannot be written (so it is dropped or `nil`'d, as an unknown enum value is).
+    private mutating func writeDiscriminated(
+        _ index: Int, _ node: JSONNode, _ schema: CompiledSchema, _ discriminator: CompiledSchema.Discriminator
+    ) -> Invalid? {
+        guard node.kind == .object else {
+            return invalid(index, .wrongType, "expected \(schema.name), found \(node.jsonKind.rawValue)")
+        }
+        // The first member of that name, as `JSONDecoder` reads a key written twice.
+        var member = index + 1
+        var found: Int?
+        for _ in 0..<Int(node.length) where found == nil {
+            if document.lenientText(of: member) == discriminator.property { found = member + 1 }
+            member = document.next(after: member + 1)
+        }
+        guard let found else {
+            return invalid(index, .missing, "expected \(schema.name), which has no \(discriminator.property)")
+        }
+        guard document[found].kind == .string else {
+            return invalid(
+                index, .wrongType, "expected \(schema.name), whose \(discriminator.property) is \(document[found].jsonKind.rawValue)")
+        }
+        let value = document.lenientText(of: found)
+        guard let chosen = discriminator.cases.first(where: { $0.value == value }) else {
+            return invalid(index, .invalidValue, "\(String(reflecting: value)) is not a \(discriminator.property) of \(schema.name)")
+        }
+        return write(index, chosen.alternative)
+    }
+
+    /// A value of alternatives without a discriminator: the first that fits as it is, else the
+    /// one written with the fewest repairs (the first of those on a tie). Past ``budget`` the
+    /// first that can be written is taken, so a body cannot make the walk try every alternative
+    /// of every alternative.
+    private mutating func writeBestFit(_ index: Int, _ schema: CompiledSchema) -> Invalid? {
+        let mark = (out.count, repairs.count)
+        var first: Invalid?
+        var best: (out: [UInt8], repairs: [Repair])?
+        for alternative in schema.alternatives {
+            if let failed = write(index, alternative) {
                 first = first ?? failed
                 rollback(to: mark)
+                continue
             }
-            return first ?? invalid(index, .invalidValue, "fits none of \(schema.name)'s alternatives")
+            let added = repairs.count - mark.1
+            if added == 0 { return nil }
+            if best.map({ added < $0.repairs.count }) ?? true {
+                best = (Array(out[mark.0...]), Array(repairs[mark.1...]))
+            }
+            rollback(to: mark)
+            if budget <= 0 { break }
         }
+        guard let best else { return first ?? invalid(index, .invalidValue, "fits none of \(schema.name)'s alternatives") }
+        out.append(contentsOf: best.out)
+        repairs.append(contentsOf: best.repairs)
+        return nil
     }
 
     private mutating func rollback(to mark: (Int, Int)) {
@@ -215,25 +272,40 @@ struct SchemaRewrite {
 
     private mutating func writeInteger(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema) -> Invalid? {
         let allowed = node.kind == .number ? !node.isNonFinite : node.kind == .string && policy.contains(.numbersFromStrings)
-        if allowed, let value = Coercion.integer(document.raw(node), as: Int64.self) {
+        if allowed, let value = Coercion.integer(document.raw(node), as: Int64.self),
+            schema.format != .int32 || Int32(exactly: value) != nil
+        {
             out.append(contentsOf: String(value).utf8)
             record(.coerced, schema.name, document.found(index))
             return nil
         }
         return invalid(
             index, node.kind == .number || node.kind == .string ? .invalidValue : .wrongType,
-            "expected \(schema.name), found \(node.jsonKind.rawValue) \(document.excerpt(index))")
+            "expected \(Self.described(schema)), found \(node.jsonKind.rawValue) \(document.excerpt(index))")
+    }
+
+    /// A number schema's name, and the format its value must fit when it has one: `integer (int32)`.
+    private static func described(_ schema: CompiledSchema) -> String {
+        switch schema.format {
+        case .standard: schema.name
+        case .int32: "\(schema.name) (int32)"
+        case .float: "\(schema.name) (float)"
+        }
     }
 
     private mutating func writeNumber(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema) -> Invalid? {
-        if node.kind == .string, policy.contains(.numbersFromStrings), Coercion.isNumber(document.raw(node)) {
+        if node.kind == .string, policy.contains(.numbersFromStrings), Coercion.isNumber(document.raw(node)),
+            schema.format == .float
+                ? Coercion.floatingPoint(document.raw(node), as: Float.self) != nil
+                : Coercion.floatingPoint(document.raw(node), as: Double.self) != nil
+        {
             out.append(contentsOf: document.raw(node))
             record(.coerced, schema.name, document.found(index))
             return nil
         }
         return invalid(
             index, node.kind == .number || node.kind == .string ? .invalidValue : .wrongType,
-            "expected \(schema.name), found \(node.jsonKind.rawValue) \(document.excerpt(index))")
+            "expected \(Self.described(schema)), found \(node.jsonKind.rawValue) \(document.excerpt(index))")
     }
 
     private mutating func writeString(_ index: Int, _ node: JSONNode, _ schema: CompiledSchema) -> Invalid? {

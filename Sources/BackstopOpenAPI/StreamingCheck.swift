@@ -75,8 +75,8 @@ struct StreamingCheck {
         case .boolean:
             if byte == UInt8(ascii: "t") { return literal("true") }
             return byte == UInt8(ascii: "f") && literal("false")
-        case .integer: return number(integerOnly: true)
-        case .number: return number(integerOnly: false)
+        case .integer: return number(integerOnly: true, format: schema.format)
+        case .number: return number(integerOnly: false, format: schema.format)
         case .string: return byte == UInt8(ascii: "\"") && stringFits(schema, schemaIndex)
         case .array:
             guard byte == UInt8(ascii: "[") else { return false }
@@ -106,7 +106,7 @@ struct StreamingCheck {
         case UInt8(ascii: "t"): return literal("true")
         case UInt8(ascii: "f"): return literal("false")
         case UInt8(ascii: "n"): return literal("null")
-        default: return number(integerOnly: false)
+        default: return number(integerOnly: false, format: .standard)
         }
     }
 
@@ -121,8 +121,9 @@ struct StreamingCheck {
     /// A number as RFC 8259 writes it; with `integerOnly`, one with neither fraction nor exponent
     /// that the generated code's `Int` surely holds (18 digits at most). Any number that might not
     /// be a finite, non-zero-rounding `Double` to Foundation (more than 200 digits, or an exponent
-    /// of three digits) is left to the tape-based walk, which tells exactly.
-    private mutating func number(integerOnly: Bool) -> Bool {
+    /// of three digits) is left to the tape-based walk, which tells exactly; so is an `int32` of
+    /// more than 9 digits, and a `float` of more than 38 digits or with an exponent.
+    private mutating func number(integerOnly: Bool, format: CompiledSchema.Format) -> Bool {
         var index = position
         @inline(__always) func isDigit(_ index: Int) -> Bool { index < count && bytes[index] &- 0x30 < 10 }
         if index < count && bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -138,9 +139,10 @@ struct StreamingCheck {
             index += 1
             while isDigit(index) { index += 1 }
         }
-        guard index - digitsStart <= (integerOnly ? 18 : 200) else { return false }
+        let maximumDigits = format == .int32 ? 9 : format == .float ? 38 : integerOnly ? 18 : 200
+        guard index - digitsStart <= maximumDigits else { return false }
         if index < count && bytes[index] | 0x20 == UInt8(ascii: "e") {
-            guard !integerOnly else { return false }
+            guard !integerOnly && format != .float else { return false }
             index += 1
             if index < count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
             guard isDigit(index) else { return false }
@@ -185,6 +187,7 @@ struct StreamingCheck {
         position += 1
         skipWhitespace()
         var requiredSeen: Int32 = 0
+        var requiredMask: UInt64 = 0
         var cursor = 0
         if peek() != UInt8(ascii: "}") {
             while true {
@@ -204,7 +207,12 @@ struct StreamingCheck {
                         } else if !fits(Int(property.schema)) {
                             return false
                         }
-                        if property.required { requiredSeen += 1 }
+                        if property.required {
+                            // Counted once each, as ``SchemaCheck`` counts them.
+                            guard requiredMask & property.requiredBit == 0 else { return false }
+                            requiredMask |= property.requiredBit
+                            requiredSeen += 1
+                        }
                     } else if schema.additional >= 0 {
                         guard fits(Int(schema.additional)) else { return false }
                     } else if !anyValue() {

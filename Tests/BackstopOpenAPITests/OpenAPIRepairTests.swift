@@ -259,6 +259,18 @@ struct OpenAPIRepairTests {
         #expect(String(decoding: repaired.body, as: UTF8.self) == #"{"sized":{"size":2,"name":""},"shape":{"radius":1.5}}"#)
     }
 
+    @Test func aFailuresExcerptIsOneLineOfAtMost120CharactersEscapesIncluded() throws {
+        // Found by the openapi fuzzer: each NUL is escaped as five characters, after the cut.
+        let body = "{" + String(repeating: "\u{0}", count: 200) + "}\n\n" + String(repeating: "x", count: 300)
+        #expect {
+            try Self.repair(body)
+        } throws: { error in
+            guard let failure = error as? DecodingFailure else { return false }
+            return failure.problem == .notJSON && failure.excerpt.count <= 121 && failure.excerpt.hasPrefix(#"{\u{0}\u{0}"#)
+                && !failure.excerpt.contains("\n")
+        }
+    }
+
     @Test func aBodyThatIsNotJSONOrEmptyFailsAsTheBody() throws {
         #expect {
             try Self.repair("<html>")

@@ -4,8 +4,8 @@ import Foundation
 /// Text from the network made fit for a one-line log entry or `description`: runs of spaces
 /// collapsed, control and bidirectional scalars escaped as ``UntrustedText/escaped(_:)``
 /// writes them (a line break too: a line stays one line), long text cut.
-enum OneLine {
-    static func text(_ text: String, limit: Int) -> String {
+package enum OneLine {
+    package static func text(_ text: String, limit: Int) -> String {
         var result = String.UnicodeScalarView()
         var count = 0
         var pendingSpace = false
@@ -32,7 +32,7 @@ enum OneLine {
     }
 
     /// The start of a body as text, for error messages; bytes that are not UTF-8 show as `�`.
-    static func excerpt(of body: Data, limit: Int = 120) -> String {
+    package static func excerpt(of body: Data, limit: Int = 120) -> String {
         // A character is at most four bytes, and whitespace collapses, so read a little more.
         text(String(decoding: body.prefix(limit * 8), as: UTF8.self), limit: limit)
     }
