@@ -9,7 +9,9 @@
 //
 //   LoopbackRounds <asyncHTTPClient|urlSession> <rounds> <block> <configuration>...
 //
-// configuration: as `LoopbackCounts` takes them; the first is the baseline. Every configuration
+// configuration: as `LoopbackCounts` takes them, or handWrittenOnDefaults (AsyncHTTPClient only):
+// `StageSet.handWritten` on a client of AsyncHTTPClient's own default configuration, not
+// `.backstop`'s, as an app without Backstop makes it. The first is the baseline. Every configuration
 // shares one `HTTPClient`, and so one pooled connection, unless `CLIENTS=each` gives each its own,
 // as a harness that makes a client per configuration does.
 
@@ -27,7 +29,9 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 5, arguments[1] == "asyncHTTPClient" || arguments[1] == "urlSession",
     let rounds = Int(arguments[2]), let block = Int(arguments[3]), rounds > 0, block > 0
 else {
-    print("usage: LoopbackRounds <asyncHTTPClient|urlSession> <rounds> <block> <\(StageSet.caseNames)|delegateAPI>...")
+    print(
+        "usage: LoopbackRounds <asyncHTTPClient|urlSession> <rounds> <block> <\(StageSet.caseNames)|delegateAPI|handWrittenOnDefaults>..."
+    )
     exit(2)
 }
 let onAsyncHTTPClient = arguments[1] == "asyncHTTPClient"
@@ -59,6 +63,9 @@ Task.detached {
             }
             if name == "delegateAPI", onAsyncHTTPClient {
                 requests.append(try await DelegateAPICall.request(on: client, baseURL: server))
+            } else if name == "handWrittenOnDefaults", onAsyncHTTPClient {
+                let own = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init())
+                requests.append(try await StageSet.handWritten.request(transport: HTTPClientTransport(client: own), baseURL: server))
             } else if let set = StageSet(named: name) {
                 requests.append(try await set.request(transport: transport, baseURL: server))
             } else {
