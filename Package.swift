@@ -107,6 +107,8 @@ let package = Package(
                 guarded("NIOPosix", "swift-nio", by: "AsyncHTTPClient"),
                 guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),
                 guarded("NIOSSL", "swift-nio-ssl", by: "AsyncHTTPClient"),
+                // AsyncHTTPClient's own: its configuration's tracer is one.
+                guarded("Tracing", "swift-distributed-tracing", by: "AsyncHTTPClient"),
             ]
         ),
         // Spans for Backstop's calls: swift-distributed-tracing stays out of `Backstop` itself.

@@ -115,6 +115,21 @@ let package = Package(
             ],
             path: "Benchmarks/LoopbackCounts"
         ),
+        // Interleaved rounds of whole calls over loopback: wall clock, CPU time and context
+        // switches per call, each over the first configuration's (issue 49).
+        .executableTarget(
+            name: "LoopbackRounds",
+            dependencies: [
+                "ClientConfigurations",
+                "Loopback",
+                "Interleaving",
+                .product(name: "Backstop", package: "Backstop"),
+                .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Benchmarks/LoopbackRounds"
+        ),
         // The corpus payloads as swift-openapi-generator's types, from `openapi.yaml` beside them
         // (issue 35): what a generated client decodes, and the document BackstopOpenAPI repairs against.
         .target(

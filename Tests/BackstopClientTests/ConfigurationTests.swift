@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Backstop
 import BackstopAsyncHTTPClient
 import BackstopTestSupport
@@ -31,6 +32,14 @@ extension BackstopClient {
             await #expect(processExitsWith: .failure) { _ = RetryPolicy(exponentialBackoffScale: .seconds(-1)) }
             await #expect(processExitsWith: .failure) { _ = RetryBudget(share: -0.2) }
             await #expect(processExitsWith: .failure) { _ = RetryBudget(reserve: -1) }
+        }
+
+        /// With no tracer bootstrapped (this test process bootstraps none), AsyncHTTPClient's
+        /// configuration for Backstop holds no tracer, where AsyncHTTPClient's own default holds
+        /// the no-op one, whose span each request would still start.
+        @Test func theBackstopConfigurationOfAsyncHTTPClientHoldsNoTracerWhenNoneIsBootstrapped() {
+            #expect(HTTPClient.Configuration.backstop.tracing.tracer == nil)
+            #expect(HTTPClient.Configuration().tracing.tracer != nil)
         }
 
         @Test func theEdgesOfEachRangeAreValid() {

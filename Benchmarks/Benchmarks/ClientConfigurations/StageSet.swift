@@ -18,6 +18,11 @@ public enum StageSet: String, CaseIterable, Sendable {
     /// `APIClient` as an app makes it: `ClientPipeline()` (logging, metrics, retry, the 30 s
     /// total timeout, redirects) and the default decoder.
     case apiClient = "APIClient"
+    /// `ClientPipeline()` exactly as its defaults make it, logger included (swift-log's default
+    /// handler, which drops the pipeline's `debug` lines unless the app bootstraps another): what
+    /// `APIClient` runs when an app configures nothing. ``apiClient`` differs only in its log
+    /// handler, which keeps nothing.
+    case defaultPipeline = "ClientPipeline()"
     /// ``apiClient`` without its total timeout: what the timeout's task costs a call.
     case apiClientWithoutTimeout = "APIClient, no timeout"
     /// `ClientPipeline()` plus `CircuitBreaker(logger: nil)`, `ConcurrencyLimit(maximumConcurrentCalls: 64)`,
@@ -55,6 +60,7 @@ public enum StageSet: String, CaseIterable, Sendable {
     /// writing it to a terminal costs the process.
     public func pipeline() -> ClientPipeline? {
         guard self != .handWritten, self != .handWrittenAgain else { return nil }
+        if self == .defaultPipeline { return ClientPipeline() }
         var pipeline = ClientPipeline()
         let level: Logger.Level = self == .everyStageLogged ? .debug : .info
         pipeline.logging = RequestLogging(
