@@ -14,6 +14,11 @@ import OpenAPIRuntime
 /// limit), its caller goes on at once, and its task is cancelled only when URLSession can take
 /// it. A task's entry stays until URLSession reports it complete, so that the delegate knows
 /// what to do with a head or bytes that arrive after its caller has gone.
+///
+/// Nothing calls into a body's stream, a continuation, the timers or the task under the lock:
+/// a stream's `yield` or `finish` resumes the task reading it, which waits for that task's own
+/// lock, and a task being cancelled holds that lock while its stream's cancellation ends the
+/// exchange here, which waits for this lock.
 final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     typealias Head = (HTTPResponse, HTTPBody?)
     typealias Chunks = AsyncThrowingStream<HTTPBody.ByteChunk, any Error>
@@ -33,18 +38,36 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
         /// exchange, body included, when it passes.
         var deadline: DeadlineTimers.Ticket? = nil
 
-        /// Ends the exchange for its caller with `error` (its head and its body), and answers
-        /// what to do with the task.
-        mutating func end(with error: any Error) -> (DataTaskLifecycle.Action, CheckedContinuation<Head, any Error>?) {
-            let head = self.head
-            self.head = nil
+        /// Ends the exchange for its caller with `error`, its head and its body: what is left to
+        /// do once the lock is let go.
+        mutating func end(with error: any Error) -> Ending {
+            // A body already ended (too large) keeps the error it ended with.
+            let feed = lifecycle.isEnded ? nil : self.feed
+            let ending = Ending(error: error, head: head, feed: feed, deadline: deadline, action: lifecycle.end())
+            head = nil
             chunks = nil
-            if let deadline {
-                DeadlineTimers.timeouts.cancel(deadline)
-                self.deadline = nil
-            }
-            if !lifecycle.isEnded { feed.finish(throwing: error) }
-            return (lifecycle.end(), head)
+            deadline = nil
+            return ending
+        }
+    }
+
+    /// What ending an exchange leaves to do once the lock is let go.
+    private struct Ending {
+        let error: any Error
+        var head: CheckedContinuation<Head, any Error>?
+        var feed: Chunks.Continuation?
+        var deadline: DeadlineTimers.Ticket?
+        var action: DataTaskLifecycle.Action
+
+        static let nothing = Ending(error: CancellationError(), head: nil, feed: nil, deadline: nil, action: .none)
+
+        /// Takes the deadline out of the timers, fails the head and the body, and cancels
+        /// `task` when its lifecycle says so.
+        func perform(on task: URLSessionDataTask) {
+            if let deadline { DeadlineTimers.timeouts.cancel(deadline) }
+            head?.resume(throwing: error)
+            feed?.finish(throwing: error)
+            if action == .cancel { task.cancel() }
         }
     }
 
@@ -62,7 +85,7 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             if case .cancelled = termination { self?.end(task, with: CancellationError()) }
         }
         let id = task.taskIdentifier
-        return try await withTaskCancellationHandler {
+        let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<Head, any Error>) in
                 exchanges.withLock { $0[id] = Exchange(head: head, chunks: chunks, feed: feed, limit: limit) }
                 // Cancelled before the exchange was registered: `onCancel` found nothing to end.
@@ -78,6 +101,12 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
             // The caller goes on at once, whether or not URLSession reports the cancellation.
             end(task, with: CancellationError())
         }
+        // The head was made on URLSession's delegate queue, which let go of this lock after
+        // making it and before resuming the caller: taking the lock here orders the two for
+        // ThreadSanitizer too, which did not always see the continuation's resumption as an
+        // ordering when thousands of calls were cancelled at once (1 run in 3).
+        exchanges.withLock { _ in }
+        return head
     }
 
     /// Ends `task`'s exchange when `timeout` passes, unless it ends first. Scheduled once the
@@ -99,15 +128,14 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     /// lifecycle allows; a task not yet resumed is never resumed.
     private func end(_ task: URLSessionDataTask, with error: any Error) {
         let id = task.taskIdentifier
-        let (action, head): (DataTaskLifecycle.Action, CheckedContinuation<Head, any Error>?) = exchanges.withLock { exchanges in
-            guard var exchange = exchanges[id], !exchange.lifecycle.isEnded else { return (.none, nil) }
-            let ended = exchange.end(with: error)
+        let ending: Ending = exchanges.withLock { exchanges in
+            guard var exchange = exchanges[id], !exchange.lifecycle.isEnded else { return .nothing }
+            let ending = exchange.end(with: error)
             // A task never resumed reports nothing to the delegate that needs its entry.
             exchanges[id] = exchange.lifecycle.phase == .completed ? nil : exchange
-            return ended
+            return ending
         }
-        head?.resume(throwing: error)
-        if action == .cancel { task.cancel() }
+        ending.perform(on: task)
     }
 
     func urlSession(
@@ -116,33 +144,31 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let id = dataTask.taskIdentifier
         let head = Self.head(of: response, to: dataTask)
-        let (refused, waiting, chunks): (Bool, CheckedContinuation<Head, any Error>?, Chunks?) = exchanges.withLock { exchanges in
-            guard var exchange = exchanges[id] else { return (true, nil, nil) }
+        let (refused, waiting, chunks, ending): (Bool, CheckedContinuation<Head, any Error>?, Chunks?, Ending) = exchanges.withLock {
+            exchanges in
+            guard var exchange = exchanges[id] else { return (true, nil, nil, .nothing) }
             defer { exchanges[id] = exchange }
-            guard !exchange.lifecycle.headArrived() else { return (true, nil, nil) }
+            guard !exchange.lifecycle.headArrived() else { return (true, nil, nil, .nothing) }
             switch head {
             case .failure(let error):
-                return (true, exchange.end(with: error).1, nil)
+                return (true, nil, nil, exchange.end(with: error))
             case .success(let (_, length)):
                 let waiting = exchange.head
                 let chunks = exchange.chunks
                 exchange.head = nil
                 exchange.chunks = nil
                 // Refused from its length: not a byte of the body is read.
-                guard case .known(let length) = length, length > exchange.limit else { return (false, waiting, chunks) }
-                _ = exchange.end(with: BodyCollection.tooLarge(exchange.limit))
-                return (true, waiting, chunks)
+                guard case .known(let length) = length, length > exchange.limit else { return (false, waiting, chunks, .nothing) }
+                return (true, waiting, chunks, exchange.end(with: BodyCollection.tooLarge(exchange.limit)))
             }
         }
         completionHandler(refused ? .cancel : .allow)
         let action = exchanges.withLock { $0[id]?.lifecycle.headAnswered(refused: refused) ?? .none }
+        // The head was refused: its refusal is the task's cancellation.
+        ending.perform(on: dataTask)
         if action == .cancel { dataTask.cancel() }
-        switch head {
-        case .failure(let error): waiting?.resume(throwing: error)
-        case .success(let (response, length)):
-            guard let waiting, let chunks else { return }
-            waiting.resume(returning: (response, HTTPBody(ResponseChunks(chunks: chunks), length: length, iterationBehavior: .single)))
-        }
+        guard case .success(let (response, length)) = head, let waiting, let chunks else { return }
+        waiting.resume(returning: (response, HTTPBody(ResponseChunks(chunks: chunks), length: length, iterationBehavior: .single)))
     }
 
     /// `response` as the pipeline reads it, with the length its body will have; a response
@@ -176,18 +202,20 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        let action: DataTaskLifecycle.Action = exchanges.withLock { exchanges in
+        let (feed, ending): (Chunks.Continuation?, Ending) = exchanges.withLock { exchanges in
             // Bytes of an exchange that has ended are dropped; its task is being cancelled.
-            guard var exchange = exchanges[id], !exchange.lifecycle.isEnded else { return .none }
+            guard var exchange = exchanges[id], !exchange.lifecycle.isEnded else { return (nil, .nothing) }
             defer { exchanges[id] = exchange }
             exchange.received += data.count
             guard exchange.received <= exchange.limit else {
-                return exchange.end(with: BodyCollection.tooLarge(exchange.limit)).0
+                return (nil, exchange.end(with: BodyCollection.tooLarge(exchange.limit)))
             }
-            exchange.feed.yield(ArraySlice(data))
-            return .none
+            return (exchange.feed, .nothing)
         }
-        if action == .cancel { dataTask.cancel() }
+        // The delegate's calls come one at a time, so the chunks keep their order; a chunk
+        // yielded after the body was ended is dropped by the stream.
+        feed?.yield(ArraySlice(data))
+        ending.perform(on: dataTask)
     }
 
     func urlSession(
