@@ -188,7 +188,6 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             path: "Examples/StudyGroups/Sources/StudyGroups"
         ),
