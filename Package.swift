@@ -3,7 +3,7 @@ import PackageDescription
 
 // Traits keep what an app resolves small: each names the heavy packages of one optional part,
 // and every use of those packages below is guarded by it. With Swift 6.2 or later, an app that
-// depends on Backstop with `traits: []` resolves only Backstop's own packages (6, not 31).
+// depends on Backstop with `traits: []` resolves only Backstop's own packages (`.ci/run` checks).
 // All are on by default, so `swift run backstop demo` and `swift test` here need no flags.
 // A package used anywhere without its trait's guard, a test target's included, is resolved
 // by every app again: guard each new use with `guarded(_:_:by:)`.
@@ -65,9 +65,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", "4.0.0"..<"7.0.0"),
         // Only GeneratedClientTests' build plugin. A plugin usage cannot name a trait (PackageDescription
         // 6.3 has no condition for it), so this is the one package not behind one; it is used by
-        // a test target only, and an app with `traits: []` still resolves the same 6 packages
-        // (Examples/StudyGroups, measured with and without this line). Backstop's own checkout
-        // resolves and builds it with every trait set.
+        // a test target only, and an app with `traits: []` does not resolve it (`.ci/run` checks
+        // Examples/StudyGroups' Package.resolved). Backstop's own checkout resolves and builds it
+        // with every trait set.
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
     ],
     targets: [
