@@ -159,8 +159,10 @@ let package = Package(
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Its own OpenAPI document, served at GET /openapi.yaml.
-            resources: [.copy("Resources/openapi.yaml")]
+            // Its OpenAPI document is served from OpenAPIDocumentText.swift, which
+            // Scripts/generate-openapi-document.py writes from this file, so that a copied
+            // `backstop` binary needs no resource bundle beside it.
+            exclude: ["Resources/openapi.yaml"]
         ),
         // What the HTTP test targets share: both transports, BadBackend's codes and contracts, a
         // server per test. Only test targets depend on it, so its heavy packages stay out of the products.
