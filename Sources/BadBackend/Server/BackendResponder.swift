@@ -1,5 +1,10 @@
 import Foundation
-import Hummingbird
+
+#if BadBackend
+    import Hummingbird
+#else
+    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+#endif
 
 /// Answers every request: reads the route, logs the request, then answers it as its scenario says.
 @available(macOS 14, iOS 17, tvOS 17, *)
