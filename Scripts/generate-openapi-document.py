@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Writes Sources/BadBackend/Server/OpenAPIDocumentText.swift: BadBackend's openapi.yaml as a
 Swift string, so `backstop serve` answers GET /openapi.yaml wherever its binary is copied (a
-resource bundle stays behind). Run it after editing Sources/BadBackend/Resources/openapi.yaml;
-GeneratedClientTests' DocumentTests fail until the two are the same, byte for byte."""
+resource bundle stays behind); and copies the document into Examples/GeneratedClient. Run it
+after editing Sources/BadBackend/Resources/openapi.yaml: GeneratedClientTests' DocumentTests and
+BadBackendTests' ExampleDocumentTests fail until all three are the same, byte for byte."""
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOCUMENT = ROOT / "Sources/BadBackend/Resources/openapi.yaml"
 OUTPUT = ROOT / "Sources/BadBackend/Server/OpenAPIDocumentText.swift"
+# The generated-client example ships the same document as a resource; a resource bundle keeps a
+# symlink as a link, which breaks there, so the example holds a copy.
+EXAMPLE = ROOT / "Examples/GeneratedClient/Sources/StudyGroupsAPI/openapi.yaml"
 
 text = DOCUMENT.read_text(encoding="utf-8")
 # A raw multi-line literal keeps every character but its own closing delimiter, and drops
@@ -23,4 +27,5 @@ OUTPUT.write_text(
     "/// BadBackend's OpenAPI document, compiled in: a copied binary serves it without its resources.\n"
     'let openAPIDocumentText = #"""\n' + text + '\n"""#\n'
 )
-print(f"wrote {OUTPUT.relative_to(ROOT)} ({len(text.encode())} bytes of YAML)")
+EXAMPLE.write_text(text, encoding="utf-8")
+print(f"wrote {OUTPUT.relative_to(ROOT)} and {EXAMPLE.relative_to(ROOT)} ({len(text.encode())} bytes of YAML)")
