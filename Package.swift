@@ -3,7 +3,7 @@ import PackageDescription
 
 // Traits keep what an app resolves small: each names the heavy packages of one optional part,
 // and every use of those packages below is guarded by it. With Swift 6.2 or later, an app that
-// depends on Backstop with `traits: []` resolves only Backstop's own packages (6, not 31).
+// depends on Backstop with `traits: []` resolves only Backstop's own packages (`.ci/run` checks).
 // All are on by default, so `swift run backstop demo` and `swift test` here need no flags.
 // A package used anywhere without its trait's guard, a test target's included, is resolved
 // by every app again: guard each new use with `guarded(_:_:by:)`.
@@ -65,9 +65,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", "4.0.0"..<"7.0.0"),
         // Only GeneratedClientTests' build plugin. A plugin usage cannot name a trait (PackageDescription
         // 6.3 has no condition for it), so this is the one package not behind one; it is used by
-        // a test target only, and an app with `traits: []` still resolves the same 6 packages
-        // (Examples/StudyGroups, measured with and without this line). Backstop's own checkout
-        // resolves and builds it with every trait set.
+        // a test target only, and an app with `traits: []` does not resolve it (`.ci/run` checks
+        // Examples/StudyGroups' Package.resolved). Backstop's own checkout resolves and builds it
+        // with every trait set.
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
     ],
     targets: [
@@ -161,8 +161,10 @@ let package = Package(
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Its own OpenAPI document, served at GET /openapi.yaml.
-            resources: [.copy("Resources/openapi.yaml")]
+            // Its OpenAPI document is served from OpenAPIDocumentText.swift, which
+            // Scripts/generate-openapi-document.py writes from this file, so that a copied
+            // `backstop` binary needs no resource bundle beside it.
+            exclude: ["Resources/openapi.yaml"]
         ),
         // What the HTTP test targets share: both transports, BadBackend's codes and contracts, a
         // server per test. Only test targets depend on it, so its heavy packages stay out of the products.
@@ -193,7 +195,6 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             path: "Examples/StudyGroups/Sources/StudyGroups"
         ),

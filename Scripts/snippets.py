@@ -5,8 +5,8 @@ A block in README.md, a DocC article or a `///` comment passes when either
 - its first non-blank line is a comment that says `fragment` (it shows a piece of something,
   such as a `case` of a switch or a declaration without its body), or
 - its lines, in order, appear in one Swift file under Tests/ (which `swift build --build-tests`
-  compiles) or under an example package's Tests/ (which `.ci/run` builds and tests): the block
-  is then a copy of code that builds, and a test exercises it.
+  compiles) or under an example package's Sources/ or Tests/ (which `.ci/run` builds and tests):
+  the block is then a copy of code that builds, and a test exercises it.
 
 Lines are compared without whitespace or comments, so a formatter's line breaks do not matter,
 but each must start where a line of the test file starts; lines of closing brackets alone are
@@ -105,8 +105,11 @@ class Compiled:
 
 def main(arguments):
     verbose = "--verbose" in arguments
-    # The example packages' tests are compiled and run in CI too (`.ci/run`).
-    tests = [*ROOT.glob("Tests/**/*.swift"), *ROOT.glob("Examples/*/Tests/**/*.swift")]
+    # The example packages are built, and their tests run, in CI too (`.ci/run`); `.build*`
+    # folders hold dependencies' checkouts, which are not the examples' code.
+    examples = [path for path in ROOT.glob("Examples/*/[ST]*/**/*.swift")
+                if path.relative_to(ROOT).parts[2] in ("Sources", "Tests")]
+    tests = [*ROOT.glob("Tests/**/*.swift"), *examples]
     compiled = {path.relative_to(ROOT): Compiled(path) for path in sorted(tests)}
     failures, counted = [], 0
     for origin, number, language, lines in documentation_blocks():

@@ -14,10 +14,10 @@ let package = Package(
         // This repository, two folders up. An app elsewhere writes the path to its clone, or the
         // repository's URL; `traits: []` leaves AsyncHTTPClient, Hummingbird and the rest out.
         .package(name: "Backstop", path: "../..", traits: []),
-        // Already in Backstop's graph: named here because the app names `ClientTransport` and
-        // `URLSessionTransport` itself, to hand its clients one transport.
+        // Already in Backstop's graph, and named here because the app names `ClientTransport`
+        // (`import OpenAPIRuntime`) to hand its clients one transport: a module an app imports
+        // must be its own dependency, or Xcode's explicit modules do not find it.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -25,7 +25,6 @@ let package = Package(
             dependencies: [
                 .product(name: "Backstop", package: "Backstop"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ]
         ),
         .executableTarget(

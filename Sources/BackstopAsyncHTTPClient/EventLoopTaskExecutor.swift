@@ -1,5 +1,9 @@
-import NIOCore
-import NIOPosix
+#if AsyncHTTPClient
+    import NIOCore
+    import NIOPosix
+#else
+    #error("BackstopAsyncHTTPClient needs Backstop's AsyncHTTPClient trait: .package(name: \"Backstop\", …, traits: [\"AsyncHTTPClient\"])")
+#endif
 
 /// A task executor that runs each job on the SwiftNIO event loop whose thread enqueued it, and
 /// any other job on the global executor: a call's attempt task, woken by AsyncHTTPClient's

@@ -1,4 +1,8 @@
-import AsyncHTTPClient
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+#else
+    #error("BackstopAsyncHTTPClient needs Backstop's AsyncHTTPClient trait: .package(name: \"Backstop\", …, traits: [\"AsyncHTTPClient\"])")
+#endif
 
 extension HTTPClient {
     /// A client shared by the whole process, configured as `HTTPClient.Configuration.backstop`:

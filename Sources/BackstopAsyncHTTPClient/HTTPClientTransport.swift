@@ -1,12 +1,17 @@
-import AsyncHTTPClient
 import Backstop
 import Foundation
 import HTTPTypes
-import NIOCore
-import NIOHTTP1
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Tracing
+
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOHTTP1
+    import OpenAPIAsyncHTTPClient
+#else
+    #error("BackstopAsyncHTTPClient needs Backstop's AsyncHTTPClient trait: .package(name: \"Backstop\", …, traits: [\"AsyncHTTPClient\"])")
+#endif
 
 /// swift-openapi-async-http-client's transport, with every error it throws classified by value
 /// as a ``Backstop/TransportFailure``: the transport for `APIClient` on servers.

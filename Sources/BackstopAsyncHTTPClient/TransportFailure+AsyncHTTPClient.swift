@@ -1,9 +1,14 @@
-import AsyncHTTPClient
 import Backstop
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-import NIOSSL
+
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+    import NIOSSL
+#else
+    #error("BackstopAsyncHTTPClient needs Backstop's AsyncHTTPClient trait: .package(name: \"Backstop\", …, traits: [\"AsyncHTTPClient\"])")
+#endif
 
 extension TransportFailure {
     /// Classifies an error of AsyncHTTPClient or SwiftNIO by its value, keeping it as `underlying`.

@@ -1,7 +1,12 @@
-import AsyncHTTPClient
 import Backstop
-import NIOCore
-import NIOHTTP1
+
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOHTTP1
+#else
+    #error("BackstopAsyncHTTPClient needs Backstop's AsyncHTTPClient trait: .package(name: \"Backstop\", …, traits: [\"AsyncHTTPClient\"])")
+#endif
 
 /// Reads one response, head and whole body, through AsyncHTTPClient's delegate API, and fails the
 /// request as soon as the body would pass a limit, having kept nothing past it.

@@ -1,9 +1,14 @@
 import BackstopJSON
 import Foundation
-import OpenAPIKit
-import OpenAPIKit30
-import OpenAPIKitCompat
-import Yams
+
+#if OpenAPI
+    import OpenAPIKit
+    import OpenAPIKit30
+    import OpenAPIKitCompat
+    import Yams
+#else
+    #error("BackstopOpenAPI needs Backstop's OpenAPI trait: .package(name: \"Backstop\", …, traits: [\"OpenAPI\"])")
+#endif
 
 /// An OpenAPI document compiled for repairs: each operation's JSON responses and the schema
 /// table they index. Built once; only read after.

@@ -1,5 +1,10 @@
 import Foundation
-import OpenAPIKit
+
+#if OpenAPI
+    import OpenAPIKit
+#else
+    #error("BackstopOpenAPI needs Backstop's OpenAPI trait: .package(name: \"Backstop\", …, traits: [\"OpenAPI\"])")
+#endif
 
 /// Turns OpenAPIKit's schemas into the ``CompiledSchema`` table, each component once, without
 /// recursion: an app may make its contract on a thread with a small stack (iOS's main thread,

@@ -1,6 +1,11 @@
 import Backstop
 import HTTPTypes
-import Tracing
+
+#if Tracing
+    import Tracing
+#else
+    #error("BackstopTracing needs Backstop's Tracing trait: .package(name: \"Backstop\", …, traits: [\"Tracing\"])")
+#endif
 
 /// One call's span and the tracer that made it, which propagates its context.
 struct DistributedCallSpan: CallSpan {

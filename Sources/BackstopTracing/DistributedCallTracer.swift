@@ -1,5 +1,10 @@
 import Backstop
-import Tracing
+
+#if Tracing
+    import Tracing
+#else
+    #error("BackstopTracing needs Backstop's Tracing trait: .package(name: \"Backstop\", …, traits: [\"Tracing\"])")
+#endif
 
 /// Traces calls with swift-distributed-tracing: one client span per call, current while it
 /// runs, so spans made beneath it (the transport's, a refresh's) are its children.

@@ -1,5 +1,10 @@
 import HTTPTypes
-import Instrumentation
+
+#if Tracing
+    import Instrumentation
+#else
+    #error("BackstopTracing needs Backstop's Tracing trait: .package(name: \"Backstop\", …, traits: [\"Tracing\"])")
+#endif
 
 /// Writes trace context into request header fields; a key that is no valid field name is skipped.
 struct HTTPFieldsInjector: Injector {

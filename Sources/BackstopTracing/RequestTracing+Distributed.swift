@@ -1,5 +1,10 @@
 import Backstop
-import Tracing
+
+#if Tracing
+    import Tracing
+#else
+    #error("BackstopTracing needs Backstop's Tracing trait: .package(name: \"Backstop\", …, traits: [\"Tracing\"])")
+#endif
 
 extension RequestTracing {
     /// Spans from the tracer the app bootstrapped with `InstrumentationSystem.bootstrap`,

@@ -45,13 +45,17 @@ struct MessageCatalogTests {
     }
 
     @Test(
-        "the layer's message for everything the catalog does not name",
+        "the layer's message, or the recovery category's, for everything the catalog does not name",
         arguments: [
             (StudyGroupError.http(HTTPFailure(status: .badRequest)), "The request couldn't be completed."),
-            (.http(HTTPFailure(status: .gatewayTimeout)), "The server is having trouble. Please try again later."),
+            // A gateway timeout is `timedOut`: the message goes with "Request Timed Out".
+            (.http(HTTPFailure(status: .gatewayTimeout)), "The server took too long to respond. Please try again."),
+            (.http(HTTPFailure(status: .gone)), "What you're looking for couldn't be found."),
             (.http(HTTPFailure(status: .notFound)), "What you're looking for couldn't be found."),
             (.http(HTTPFailure(status: .multipleChoices)), "The server couldn't complete the request. Please try again."),
-            (.server(.module(.wrongTeamCode, message: nil)), "Something went wrong. Please try again."),
+            // A code without a role or a message is `rejectedInput`: "Couldn't Complete Request".
+            (.server(.module(.wrongTeamCode, message: nil)), "The request couldn't be completed."),
+            (.client(ClientFailure(.signedOut)), "You're signed out. Please sign in to continue."),
             (.server(.general(.tokenExpired, message: nil)), "Your session has expired. Please sign in again."),
             (
                 .decoding(DecodingFailure(.body, at: "$", .emptyBody, excerpt: "")),
@@ -81,7 +85,7 @@ struct MessageCatalogTests {
         #expect(withoutMessage.userMessage(locale: Locale(identifier: "zh-Hans"), catalog: app) == "That team code doesn't exist.")
 
         let unknown = StudyGroupError.server(.unknown(777, message: nil))
-        #expect(unknown.userMessage(locale: Locale(identifier: "zh-Hans"), catalog: app) == "出了点问题，请重试。")
+        #expect(unknown.userMessage(locale: Locale(identifier: "zh-Hans"), catalog: app) == "请求无法完成。")
     }
 
     @Test("the server's message beats the built-in texts for roles and statuses")
@@ -149,7 +153,7 @@ struct MessageCatalogTests {
     func standard() {
         // A code no other test uses, so tests running in parallel see no difference.
         let error = StudyGroupError.server(.unknown(424242, message: nil))
-        #expect(error.localizedDescription == "Something went wrong. Please try again.")
+        #expect(error.localizedDescription == "The request couldn't be completed.")
         let previous = MessageCatalog.standard
         MessageCatalog.standard = previous.merging(MessageCatalog(["en": ["server.424242": "Installed."]]))
         defer { MessageCatalog.standard = previous }

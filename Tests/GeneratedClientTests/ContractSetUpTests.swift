@@ -22,7 +22,7 @@ struct ContractSetUpTests {
         #expect(notOpenAPI?.problem == .notOpenAPI)
 
         // BadBackend's own document with one reference broken.
-        let document = try #require(BadBackend.openAPIDocument.map { String(decoding: $0, as: UTF8.self) })
+        let document = String(decoding: BadBackend.openAPIDocument, as: UTF8.self)
         let broken = document.replacingOccurrences(of: "$ref: '#/components/schemas/Member'", with: "$ref: '#/components/schemas/Membr'")
         let unresolved = #expect(throws: OpenAPIContractError.self) { try OpenAPIContract(data: Data(broken.utf8)) }
         #expect(unresolved?.problem == .unresolvedReference)

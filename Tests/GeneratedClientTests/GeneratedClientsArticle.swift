@@ -7,8 +7,8 @@ import Foundation
 import OpenAPIRuntime
 import Testing
 
-// The Swift of the DocC article "Generated Clients" (BackstopOpenAPI.docc/GeneratedClients.md), as
-// written there, run against BadBackend's numbers-as-strings scenario.
+// The calls of the DocC article "Generated Clients" (BackstopOpenAPI.docc/GeneratedClients.md), whose
+// blocks are Examples/GeneratedClient's code, run here against BadBackend's numbers-as-strings scenario.
 
 enum GeneratedClientsArticle {
     /// "Without the contract": what the generated client's caller gets.
@@ -53,7 +53,7 @@ struct GeneratedClientsArticleTests {
     func articleCalls(transport: TransportKind) async throws {
         try await withBackend { _, url in
             let serverURL = GeneratedClients.serverURL(url, .numbersAsStrings)
-            let document = try #require(BadBackend.openAPIDocument)
+            let document = BadBackend.openAPIDocument
             let drift = ContractDriftRecorder()
             let pipeline = quietPipeline { $0.contractDrift = drift }
 

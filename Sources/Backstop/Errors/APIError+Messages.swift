@@ -28,21 +28,33 @@ extension APIError: LocalizedError {
     /// 2. the server's own message;
     /// 3. the catalog's entry for the business code in English;
     /// 4. the entry for the code's role, the HTTP status, the transport or client reason, then
-    ///    the layer — each in the user's language, else English;
-    /// 5. English text compiled into Backstop for the layer.
+    ///    what the user can do (`category.<category>` of its ``recoveryCategory``, unless that
+    ///    is ``RecoveryCategory/unknown``), then the status's class (`http.4xx`), then the
+    ///    layer — each in the user's language, else English;
+    /// 5. English text compiled into Backstop for the category, else for the layer.
+    ///
+    /// The category's entry keeps the message with the title of the error's recovery alert: a
+    /// failed refresh is "Sign In Required — Please sign in to continue.", a 504 "Request Timed
+    /// Out — The server took too long to respond. Please try again."
     ///
     /// - Parameters:
     ///   - locale: The language to use; `nil` for the user's first preferred language.
     ///   - catalog: Where messages come from; ``MessageCatalog/standard`` unless you say otherwise.
     public func userMessage(locale: Locale? = nil, catalog: MessageCatalog = .standard) -> String {
+        message(under: recoveryCategory, locale: locale, catalog: catalog)
+    }
+
+    /// ``userMessage(locale:catalog:)`` for an alert whose category is `category`, which the
+    /// app's overrides may have chosen instead of ``recoveryCategory``.
+    func message(under category: RecoveryCategory, locale: Locale?, catalog: MessageCatalog) -> String {
         let locale = locale ?? MessageCatalog.preferredLocale
         let languages = MessageCatalog.languageTags(for: locale)
         let codeKey = businessCode.map { "server.\($0.stringValue)" }
         if let message = specificMessage(for: codeKey, languages: languages, catalog: catalog) { return message }
-        for key in genericKeys(for: "") {
+        for key in genericKeys(for: "", under: category) {
             if let message = catalog.message(for: key, locale: locale) { return message }
         }
-        return Self.fallbackMessage[layer] ?? "Something went wrong. Please try again."
+        return category.fallbackMessage ?? Self.fallbackMessage[layer] ?? "Something went wrong. Please try again."
     }
 
     /// The app's entry for `key` in the first of `languages` that has it, else the server's
@@ -66,21 +78,20 @@ extension APIError: LocalizedError {
         }
     }
 
-    /// Catalog keys other than the business code's, most specific first, each after `prefix`.
-    private func genericKeys(for prefix: String) -> [String] {
+    /// Catalog keys other than the business code's, most specific first, each after `prefix`;
+    /// with a `category`, its entry comes after the status's, reason's or role's own.
+    private func genericKeys(for prefix: String, under category: RecoveryCategory? = nil) -> [String] {
         var keys: [String] = []
         if let role { keys.append("role.\(role.rawValue)") }
         switch self {
-        case .transport(let failure):
-            keys.append("transport.\(failure.reason.rawValue)")
-        case .http(let failure):
-            keys.append("http.\(failure.status.code)")
-            keys.append("http.\(failure.status.code / 100)xx")
-        case .client(let failure):
-            keys.append("client.\(failure.reason.name)")
-        case .decoding, .server:
-            break
+        case .transport(let failure): keys.append("transport.\(failure.reason.rawValue)")
+        case .http(let failure): keys.append("http.\(failure.status.code)")
+        case .client(let failure): keys.append("client.\(failure.reason.name)")
+        case .decoding, .server: break
         }
+        // `unknown` says less than the layer does ("Couldn't reach the server").
+        if let category, category != .unknown { keys.append(category.messageKey) }
+        if case .http(let failure) = self { keys.append("http.\(failure.status.code / 100)xx") }
         keys.append(layer.rawValue)
         return keys.map { prefix + $0 }
     }

@@ -3,8 +3,9 @@ import Foundation
 /// User-facing error messages by key and language, with English as the fallback.
 ///
 /// Keys name what failed: `server.11210005` for a business code, `transport.offline`,
-/// `http.404`, `http.5xx`, `role.tokenExpired`, `client.invalidInput`, and one key per
-/// layer (`transport`, `http`, `decoding`, `server`, `client`). `reason.<layer>` and
+/// `http.404`, `http.5xx`, `role.tokenExpired`, `client.invalidInput`, one key per
+/// ``RecoveryCategory`` that goes with its alert title (`category.unauthorized`), and one key
+/// per layer (`transport`, `http`, `decoding`, `server`, `client`). `reason.<layer>` and
 /// `recovery.<key>` hold `failureReason` and `recoverySuggestion`.
 ///
 /// Backstop ships ``builtIn`` messages in English, Simplified Chinese and Korean for

@@ -57,6 +57,29 @@ public enum RecoveryCategory: String, Sendable, Hashable, CaseIterable {
     /// The catalog key of the alert title: `alert.title.<category>`.
     var titleKey: String { "alert.title.\(rawValue)" }
 
+    /// The catalog key of the message that goes with the title when nothing more specific
+    /// has one: `category.<category>`.
+    var messageKey: String { "category.\(rawValue)" }
+
+    // The last resort when the resources are missing: plain English, never a key; `nil` where
+    // the layer's own says more.
+    var fallbackMessage: String? {
+        switch self {
+        case .offline: "You're offline. Check your internet connection and try again."
+        case .timedOut: "The server took too long to respond. Please try again."
+        case .unauthorized: "Please sign in to continue."
+        case .forbidden: "You don't have permission to do that."
+        case .notFound: "What you're looking for couldn't be found."
+        case .rejectedInput: "The request couldn't be completed."
+        case .rateLimited: "Too many requests. Please wait a moment and try again."
+        case .unavailable: "The service is temporarily unavailable. Please try again later."
+        case .serverFailure: "The server is having trouble. Please try again later."
+        case .unreadableResponse: "The server sent a response the app couldn't read. Please try again later."
+        case .cancelled: "The request was cancelled."
+        case .unknown: nil
+        }
+    }
+
     // The last resort when the resources are missing: plain English, never a key.
     var fallbackTitle: String {
         switch self {

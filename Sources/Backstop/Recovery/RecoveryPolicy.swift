@@ -17,7 +17,9 @@ import Foundation
 /// - Title: the override's `titleKey`, else `alert.title.<category>`; each in the user's
 ///   language, else English, else Backstop's English.
 /// - Message: the override's `messageKey` (user's language, then the server's message, then
-///   English), else ``APIError/userMessage(locale:catalog:)``. A rate-limited alert adds when
+///   English), else ``APIError/userMessage(locale:catalog:)`` with the alert's category, so
+///   the message goes with the title (`category.<category>` when nothing more specific has
+///   one, such as a failed refresh under "Sign In Required"). A rate-limited alert adds when
 ///   to try again when the server sent `Retry-After` (`alert.retryAfter.seconds` or `.minutes`).
 /// - Actions: the override's, else the category's ``RecoveryCategory/defaultActions``, titled
 ///   from `alert.action.<id>`. An alert always has at least one action: ``RecoveryAction/dismiss``.
@@ -65,7 +67,7 @@ public struct RecoveryPolicy: Sendable {
         let message =
             (specific?.messageKey ?? general?.messageKey).flatMap { key in
                 error.specificMessage(for: key, languages: languages, catalog: catalog)
-            } ?? error.userMessage(locale: locale, catalog: catalog)
+            } ?? error.message(under: category, locale: locale, catalog: catalog)
         var retryAfter: Duration?
         switch error {
         case .http(let failure): retryAfter = RetryAfter.duration(in: failure.headerFields)

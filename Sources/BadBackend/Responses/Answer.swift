@@ -1,4 +1,8 @@
-import Hummingbird
+#if BadBackend
+    import Hummingbird
+#else
+    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+#endif
 
 /// A complete answer before it becomes a Hummingbird `Response`, so a fault can still break it.
 struct Answer {

@@ -1,6 +1,11 @@
 import Foundation
-import Hummingbird
-import ServiceLifecycle
+
+#if BadBackend
+    import Hummingbird
+    import ServiceLifecycle
+#else
+    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+#endif
 
 /// What one request's answer depends on: its route, its credentials and the server's state.
 @available(macOS 14, iOS 17, tvOS 17, *)

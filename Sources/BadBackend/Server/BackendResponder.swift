@@ -1,5 +1,10 @@
 import Foundation
-import Hummingbird
+
+#if BadBackend
+    import Hummingbird
+#else
+    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+#endif
 
 /// Answers every request: reads the route, logs the request, then answers it as its scenario says.
 @available(macOS 14, iOS 17, tvOS 17, *)
@@ -15,10 +20,7 @@ struct BackendResponder: HTTPResponder {
             guard request.method == .get || request.method == .head else {
                 return Answer.notServed(.methodNotAllowed, "\(path) answers GET only").response
             }
-            guard let document = BadBackend.openAPIDocument else {
-                return Answer.notServed(.notFound, "openapi.yaml was not installed beside this binary").response
-            }
-            return Answer(status: .ok, contentType: "application/yaml", text: String(decoding: document, as: UTF8.self)).response
+            return Answer(status: .ok, contentType: "application/yaml", text: openAPIDocumentText).response
         }
         let route: Route
         do {

@@ -1,7 +1,12 @@
 import Foundation
-import Hummingbird
 import Logging
-import ServiceLifecycle
+
+#if BadBackend
+    import Hummingbird
+    import ServiceLifecycle
+#else
+    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+#endif
 
 /// A real HTTP server that breaks its contracts on purpose, for end-to-end tests and demos.
 ///

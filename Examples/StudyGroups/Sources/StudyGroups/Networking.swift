@@ -1,7 +1,6 @@
 import Backstop
 import Foundation
 import OpenAPIRuntime
-import OpenAPIURLSession
 
 /// The app's networking, made once at launch: one client with the session, the app-wide
 /// codes' events and a drift recorder, and one without a session for sign-in and refresh.
@@ -13,10 +12,12 @@ public final class Networking: Sendable {
     public let store: TokenStore
 
     /// - Parameters:
-    ///   - transport: URLSession's in the app; a stub transport in unit tests.
+    ///   - transport: Backstop's `StreamingURLSessionTransport` in the app (it counts a body's bytes
+    ///     as they arrive and hands every redirect to Backstop, on Linux too); a stub transport in
+    ///     unit tests.
     ///   - clock: What backoffs, timeouts and the session wait on; a test clock in tests.
     public init(
-        baseURL: URL, store: TokenStore, transport: any ClientTransport = URLSessionTransport(),
+        baseURL: URL, store: TokenStore, transport: any ClientTransport = StreamingURLSessionTransport(),
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.store = store
