@@ -88,10 +88,10 @@ package struct DataTaskLifecycle: Sendable, Equatable {
     }
 
     /// The response's head reached the delegate: whether the delegate refuses it (`.cancel`),
-    /// because the exchange has ended or was cancelled already.
+    /// because the exchange has ended (a task is cancelled only once its exchange has ended).
     package mutating func headArrived() -> Bool {
         if phase == .started { phase = .answeringHead }
-        return isEnded || isCancelled
+        return isEnded
     }
 
     /// The delegate has answered the head, refusing it or not: `.cancel` when the exchange

@@ -227,10 +227,9 @@ final class ResponseStreams: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard var exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let wasEnded = exchange.lifecycle.isEnded
-        exchange.lifecycle.complete()
-        guard !wasEnded else { return }
+        // Its entry goes: the task is complete, and an exchange already ended owes its caller nothing.
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }), !exchange.lifecycle.isEnded
+        else { return }
         if let deadline = exchange.deadline { DeadlineTimers.timeouts.cancel(deadline) }
         if let head = exchange.head {
             head.resume(throwing: error ?? TransportFailure(.other, underlying: InvalidResponse(statusCode: nil)))
