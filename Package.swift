@@ -29,6 +29,8 @@ let package = Package(
         // A generated client's JSON responses repaired against the app's OpenAPI document; the only
         // product with OpenAPIKit and Yams.
         .library(name: "BackstopOpenAPI", targets: ["BackstopOpenAPI"]),
+        // Saved answers kept across launches in an SQLite file; the only product with GRDB.
+        .library(name: "BackstopSQLite", targets: ["BackstopSQLite"]),
     ],
     traits: [
         .trait(name: "AsyncHTTPClient", description: "The BackstopAsyncHTTPClient product: AsyncHTTPClient and SwiftNIO."),
@@ -39,8 +41,9 @@ let package = Package(
                 "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
         ),
         .trait(name: "OpenAPI", description: "The BackstopOpenAPI product: OpenAPIKit and Yams."),
+        .trait(name: "SQLite", description: "The BackstopSQLite product: GRDB.swift, on the system's SQLite."),
         .trait(name: "Development", description: "This package's own tests: swift-clocks, swift-property-based, swift-custom-dump."),
-        .default(enabledTraits: ["AsyncHTTPClient", "Tracing", "BadBackend", "OpenAPI", "Development"]),
+        .default(enabledTraits: ["AsyncHTTPClient", "Tracing", "BadBackend", "OpenAPI", "SQLite", "Development"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -63,6 +66,8 @@ let package = Package(
         // The document parser swift-openapi-generator uses, with the same traits and Yams range.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.1.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams", "4.0.0"..<"7.0.0"),
+        // The saved answers' persistent store; GRDB links the system's SQLite.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Only GeneratedClientTests' build plugin. A plugin usage cannot name a trait (PackageDescription
         // 6.3 has no condition for it), so this is the one package not behind one; it is used by
         // a test target only, and an app with `traits: []` does not resolve it (`.ci/run` checks
@@ -131,6 +136,15 @@ let package = Package(
                 guarded("OpenAPIKit30", "OpenAPIKit", by: "OpenAPI"),
                 guarded("OpenAPIKitCompat", "OpenAPIKit", by: "OpenAPI"),
                 guarded("Yams", "Yams", by: "OpenAPI"),
+            ]
+        ),
+        // Saved answers in an SQLite file: GRDB stays out of `Backstop` itself.
+        .target(
+            name: "BackstopSQLite",
+            dependencies: [
+                "Backstop",
+                guarded("GRDB", "GRDB.swift", by: "SQLite"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Named apart from the `Backstop` module so the two never clash on case-insensitive disks.
@@ -210,6 +224,26 @@ let package = Package(
                 "BackstopTestSupport",
             ],
             path: "Tests/HostileProbe"
+        ),
+        // The SQLite store in a process of its own, so its tests can restart it and kill it in
+        // the middle of a write.
+        .executableTarget(
+            name: "SQLiteStoreProbe",
+            dependencies: [
+                "Backstop",
+                "BackstopSQLite",
+            ],
+            path: "Tests/SQLiteStoreProbe"
+        ),
+        // The SQLite store through its public API: bounds, restarts, damaged files, no secret written.
+        .testTarget(
+            name: "BackstopSQLiteTests",
+            dependencies: [
+                "Backstop",
+                "BackstopSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "BackstopJSONTests",

@@ -1,0 +1,211 @@
+import Foundation
+
+#if SQLite
+    import GRDB
+#else
+    #error("BackstopSQLite needs Backstop's SQLite trait: .package(name: \"Backstop\", …, traits: [\"SQLite\"])")
+#endif
+
+extension SQLiteAnswerStore {
+    /// The oldest `savedAt` an answer may have at `now`, in seconds since 1970.
+    func oldestKept(at now: Date) -> Double {
+        let (seconds, attoseconds) = limits.maximumAge.components
+        return now.timeIntervalSince1970 - (Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    /// The answer saved under `key` and no older than the limits allow, or `nil`.
+    ///
+    /// A save not written yet is found too; an answer removed after the lookup began is not.
+    /// Finding one counts as a use, written later with the next batch.
+    func entry(for key: String) async -> StoredEntry? {
+        let now = now()
+        let oldest = oldestKept(at: now)
+        let (unwritten, database, written) = state.withLock { state -> (StoredEntry?, Task<OpenedDatabase?, Never>, Int) in
+            if let save = state.pending.saves[key] ?? state.writing[key] { return (save.entry, state.database, 0) }
+            state.readsInFlight += 1
+            return (nil, state.database, state.writtenRemovals)
+        }
+        if let unwritten {
+            guard unwritten.savedAt.timeIntervalSince1970 >= oldest else { return nil }
+            used(key, at: now)
+            return unwritten
+        }
+        let found = await read(key, in: database)
+        let kept = state.withLock { state -> Bool in
+            state.readsInFlight -= 1
+            defer { state.forgetWrittenRemovals() }
+            guard let found, found.savedAt.timeIntervalSince1970 >= oldest else { return false }
+            return !state.removed(found, since: written)
+        }
+        guard kept, let found else { return nil }
+        used(key, at: now)
+        return found
+    }
+
+    private func read(_ key: String, in database: Task<OpenedDatabase?, Never>) async -> StoredEntry? {
+        guard let opened = await database.value else { return nil }
+        do {
+            return try await opened.writer.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT user, savedAt, size, status, contentType, entityTag, lastModified, body
+                        FROM answer WHERE key = ?
+                        """,
+                    arguments: [key]
+                ).map { row in
+                    StoredEntry(
+                        key: key, user: row[0], savedAt: Date(timeIntervalSince1970: row[1]), status: row[3], contentType: row[4],
+                        entityTag: row[5], lastModified: row[6], body: row[7], size: row[2])
+                }
+            }
+        } catch {
+            failed(error, in: opened, doing: "read a saved answer")
+            return nil
+        }
+    }
+
+    /// Saves `entry` in the background, replacing what was saved under its key.
+    ///
+    /// An entry over the limits, already too old, or arriving while more than the store's total
+    /// bytes wait to be written is not saved (the last is logged). `evicted` is called once the
+    /// entry is written, with how many others were removed to make room or for their age; with
+    /// 0 when a later save of the same key replaced it before it was written; not at all when it
+    /// was not saved.
+    func save(_ entry: StoredEntry, evicted: @escaping @Sendable (Int) -> Void) {
+        guard limits.maximumEntries > 0, entry.size <= limits.maximumEntryBytes, entry.size <= limits.maximumTotalBytes,
+            entry.savedAt.timeIntervalSince1970 >= oldestKept(at: now())
+        else { return }
+        let (added, replaced, starts) = state.withLock { state in
+            let (added, replaced) = state.pending.add(PendingWrites.Save(entry: entry, evicted: evicted), limit: limits.maximumTotalBytes)
+            return (added, replaced, added && Self.startsWriting(&state))
+        }
+        if !added {
+            file.logger?.notice("Backstop's saved answers: more is waiting to be written than the store may hold; an answer is not saved")
+        }
+        replaced?.evicted(0)
+        if starts { startWriting() }
+    }
+
+    /// Removes what `removal` covers, pending saves too: a lookup that starts after this returns
+    /// finds none of it.
+    func remove(_ removal: PendingWrites.Removal) {
+        let starts = state.withLock { state in
+            state.removalCount += 1
+            let count = state.removalCount
+            switch removal {
+            case .all: state.lastRemovalOfAll = count
+            case .key(let key): state.lastRemovalOfKey[key] = count
+            case .user(let user): state.lastRemovalOfUser[user] = count
+            }
+            state.pending.remove(removal, count: count)
+            return Self.startsWriting(&state)
+        }
+        if starts { startWriting() }
+    }
+
+    private func used(_ key: String, at now: Date) {
+        let starts = state.withLock { state in
+            state.pending.uses[key] = now.timeIntervalSince1970
+            return Self.startsWriting(&state)
+        }
+        if starts { startWriting() }
+    }
+
+    /// Whether the caller is to start the writing task: none is running.
+    private static func startsWriting(_ state: inout State) -> Bool {
+        guard !state.isWriting else { return false }
+        state.isWriting = true
+        return true
+    }
+
+    func startWriting() {
+        Task(priority: .utility) { await writePending() }
+    }
+
+    /// Writes batches until nothing is pending or a write failed, then wakes those waiting in
+    /// ``flush()``.
+    private func writePending() async {
+        while true {
+            let next: (PendingWrites, Task<OpenedDatabase?, Never>)? = state.withLock { state in
+                guard !state.pending.isEmpty else { return nil }
+                let batch = state.pending.take()
+                state.writing = batch.saves
+                return (batch, state.database)
+            }
+            var failed = false
+            if let (batch, database) = next {
+                let evicted = await write(batch, to: database)
+                state.withLock { state in
+                    state.writing = [:]
+                    if evicted != nil {
+                        state.writtenRemovals = max(state.writtenRemovals, batch.lastRemoval)
+                        state.forgetWrittenRemovals()
+                    } else if !batch.removals.isEmpty {
+                        // A removal is never dropped: it waits for the next write, and lookups
+                        // go on hiding what it covers.
+                        state.pending.removals = batch.removals + state.pending.removals
+                        state.pending.lastRemoval = max(state.pending.lastRemoval, batch.lastRemoval)
+                    }
+                }
+                if let evicted {
+                    var first = true
+                    for save in batch.saves.values {
+                        save.evicted(first ? evicted : 0)
+                        first = false
+                    }
+                    continue
+                }
+                failed = true
+            }
+            let flushes = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+                // Something may have been asked for since the last batch was taken.
+                guard failed || state.pending.isEmpty else { return nil }
+                state.isWriting = false
+                defer { state.flushes = [] }
+                return state.flushes
+            }
+            guard let flushes else { continue }
+            for flush in flushes { flush.resume() }
+            return
+        }
+    }
+
+    /// Writes `batch`; returns how many answers were evicted, or `nil` when the write failed.
+    private func write(_ batch: PendingWrites, to database: Task<OpenedDatabase?, Never>) async -> Int? {
+        // No store could be made, not even in memory: nothing is kept, so nothing is to remove.
+        guard let opened = await database.value else { return 0 }
+        let writing = StoreWriting(database: opened, limits: limits, oldest: oldestKept(at: now()), usedAt: now())
+        do {
+            return try await opened.writer.writeWithoutTransaction { db in try writing.apply(batch, in: db) }
+        } catch {
+            failed(error, in: opened, doing: "write \(batch.saves.count) saved answers")
+            return nil
+        }
+    }
+
+    /// Logs `error`; when it says the file is damaged, moves the file aside and opens a new one
+    /// (once, however many callers meet the damage).
+    func failed(_ error: any Error, in opened: OpenedDatabase, doing what: String) {
+        guard StoreDamage.isDamage(error), opened.path != nil else {
+            file.logger?.warning(
+                "Backstop's saved answers: could not \(what) in \(opened.path ?? "memory") (\(error)); the call goes on without it")
+            return
+        }
+        let file = file
+        state.withLock { state in
+            guard state.generation == opened.generation else { return }
+            state.generation += 1
+            let generation = state.generation
+            state.database = Task {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global(qos: .utility).async {
+                        try? opened.writer.close()
+                        file.moveAside(because: StoreDamage.damaged("\(error)").description)
+                        continuation.resume(returning: file.open(generation: generation))
+                    }
+                }
+            }
+        }
+    }
+}

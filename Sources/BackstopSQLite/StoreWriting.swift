@@ -1,0 +1,91 @@
+import Foundation
+
+#if SQLite
+    import GRDB
+#else
+    #error("BackstopSQLite needs Backstop's SQLite trait: .package(name: \"Backstop\", …, traits: [\"SQLite\"])")
+#endif
+
+/// One batch of writes in one transaction: purges, then saves, then uses, then the store brought
+/// back within its limits, oldest and least recently used first.
+///
+/// Every statement finds its rows by an index (the key, the user, `savedAt`, `usedAt`), and the
+/// totals are carried rather than summed, so a batch costs the same at 100,000 answers as at
+/// 1,000. The totals change only when the transaction commits.
+struct StoreWriting {
+    let database: OpenedDatabase
+    let limits: SQLiteAnswerStore.Limits
+    /// The oldest `savedAt` kept, in seconds since 1970.
+    let oldest: Double
+    /// When the batch's saves count as used.
+    let usedAt: Date
+
+    /// Applies `batch`; returns how many answers were evicted to make room or for their age.
+    func apply(_ batch: PendingWrites, in db: Database) throws -> Int {
+        var evicted = 0
+        var entries = database.entries
+        var bytes = database.bytes
+        func deleted(_ sizes: [Int]) {
+            entries -= sizes.count
+            bytes -= sizes.reduce(0, +)
+        }
+        try db.inTransaction {
+            for removal in batch.removals {
+                switch removal {
+                case .all:
+                    try db.execute(sql: "DELETE FROM answer")
+                    entries = 0
+                    bytes = 0
+                case .user(let user):
+                    deleted(try Int.fetchAll(db, sql: "DELETE FROM answer WHERE user = ? RETURNING size", arguments: [user]))
+                case .key(let key):
+                    deleted(try Int.fetchAll(db, sql: "DELETE FROM answer WHERE key = ? RETURNING size", arguments: [key]))
+                }
+            }
+            let usedAt = usedAt.timeIntervalSince1970
+            for entry in batch.saves.values.map(\.entry) {
+                deleted(try Int.fetchAll(db, sql: "DELETE FROM answer WHERE key = ? RETURNING size", arguments: [entry.key]))
+                try db.execute(
+                    sql: """
+                        INSERT INTO answer (key, user, savedAt, usedAt, size, status, contentType, entityTag, lastModified, body)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        entry.key, entry.user, entry.savedAt.timeIntervalSince1970, usedAt, entry.size, entry.status,
+                        entry.contentType, entry.entityTag, entry.lastModified, entry.body,
+                    ])
+                entries += 1
+                bytes += entry.size
+            }
+            for (key, usedAt) in batch.uses {
+                try db.execute(sql: "UPDATE answer SET usedAt = max(usedAt, ?) WHERE key = ?", arguments: [usedAt, key])
+            }
+            let expired = try Int.fetchAll(db, sql: "DELETE FROM answer WHERE savedAt < ? RETURNING size", arguments: [oldest])
+            deleted(expired)
+            evicted += expired.count
+            while entries > 0 && (entries > limits.maximumEntries || bytes > limits.maximumTotalBytes) {
+                let count = max(1, entries - limits.maximumEntries)
+                let sizes = try Int.fetchAll(
+                    db,
+                    sql: "DELETE FROM answer WHERE rowid IN (SELECT rowid FROM answer ORDER BY usedAt LIMIT ?) RETURNING size",
+                    arguments: [count])
+                if sizes.isEmpty {
+                    // The totals were wrong: what the table holds is the truth.
+                    entries = 0
+                    bytes = 0
+                    break
+                }
+                deleted(sizes)
+                evicted += sizes.count
+            }
+            return .commit
+        }
+        database.entries = entries
+        database.bytes = bytes
+        if !batch.removals.isEmpty {
+            // Removed answers (a signed-out user's) leave the journal too, not only the database.
+            _ = try? db.checkpoint(.truncate)
+        }
+        return evicted
+    }
+}
