@@ -68,6 +68,16 @@ public protocol Authenticator: Sendable {
     /// Name here what a server may echo that `apply` does not send, such as the refresh token.
     /// They are redacted as the pipeline's ``ClientPipeline/redaction`` redacts every secret.
     func secrets(of credential: Credential) -> [String]
+
+    /// Whose answers a call with `credential` saves (``SavedAnswers``): a name of the user that
+    /// stays the same across refreshes and launches and is no secret, such as the user's ID;
+    /// `nil` by default.
+    ///
+    /// With `nil`, each sign-in of the session is a user of its own, named afresh: answers are
+    /// still kept apart per user and removed at sign-out, but a store on disk cannot give the
+    /// same user's answers back after the app is launched again. Never return the credential,
+    /// a token or anything derived from one: the name is written where the answers are.
+    func savedAnswerUser(of credential: Credential) -> String?
 }
 
 extension Authenticator {
@@ -86,4 +96,6 @@ extension Authenticator {
     }
 
     public func secrets(of credential: Credential) -> [String] { [] }
+
+    public func savedAnswerUser(of credential: Credential) -> String? { nil }
 }

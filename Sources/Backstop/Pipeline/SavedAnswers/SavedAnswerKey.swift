@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a saved answer is saved and looked up under: the method, the absolute URL, the request
+/// header fields that select the representation, and whose answer it is.
+///
+/// Persistable: every part is a string, so a store on disk finds the last user's answers when
+/// the app is launched again, offline. It holds no secret: the values of the URL's secret query
+/// items (``Redaction/queryItems``) are replaced by ``Redaction/placeholder``, the representation
+/// fields never include `Authorization`, cookies or the pipeline's secret header fields, and
+/// ``user`` is the name ``Authenticator/savedAnswerUser(of:)`` gives, never the credential.
+public struct SavedAnswerKey: Hashable, Sendable, Codable {
+    /// The request's method, such as `GET`.
+    public let method: String
+    /// The absolute URL the request was sent to, scheme, host, port, path and query, with the
+    /// values of its secret query items replaced.
+    public let url: String
+    /// The header fields that select the representation, each `name: value` with the name in
+    /// lowercase, sorted; `Accept` and `Accept-Language` and those the app names
+    /// (``SavedAnswers/representationFields``).
+    public let representation: [String]
+    /// Whose answer it is: the user of the session whose credential the call carried, as
+    /// ``Authenticator/savedAnswerUser(of:)`` names it; `nil` for a call that carried no credential.
+    public let user: String?
+
+    /// A key; `representation` is sorted here, so fields in any order make the same key.
+    public init(method: String, url: String, representation: [String] = [], user: String? = nil) {
+        self.method = method
+        self.url = url
+        self.representation = representation.sorted()
+        self.user = user
+    }
+
+    /// One string that names this key and no other, for a store's primary key: the user's
+    /// length and name, then the method, the URL and each representation field on lines of
+    /// their own (header field values and URLs hold no line break).
+    public var id: String {
+        var id = user.map { "\($0.utf8.count):\($0)" } ?? "-"
+        id += "\n" + method + "\n" + url
+        for field in representation { id += "\n" + field }
+        return id
+    }
+
+    /// How many bytes the key's text takes, counted against a store's limits.
+    public var byteCount: Int {
+        method.utf8.count + url.utf8.count + (user?.utf8.count ?? 0) + representation.reduce(0) { $0 + $1.utf8.count }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// How much a ``SavedAnswerStore`` keeps: every store holds to all four, the least recently
+/// used answers going first.
+public struct SavedAnswerLimits: Hashable, Sendable {
+    /// The most bytes all answers take together (``SavedAnswer/byteCount``).
+    public var maximumTotalBytes: Int
+    /// The most bytes one answer may take; a larger one is never saved.
+    public var maximumEntryBytes: Int
+    /// The most answers kept.
+    public var maximumEntries: Int
+    /// How long an answer is kept after ``SavedAnswer/savedAt``; an older one is never given
+    /// out and is removed.
+    public var maximumAge: Duration
+
+    /// Limits; by default 16 MiB in all, 1 MiB an answer, 10,000 answers, 7 days.
+    public init(
+        maximumTotalBytes: Int = 16 << 20, maximumEntryBytes: Int = 1 << 20, maximumEntries: Int = 10_000,
+        maximumAge: Duration = .seconds(7 * 24 * 3600)
+    ) {
+        self.maximumTotalBytes = maximumTotalBytes
+        self.maximumEntryBytes = maximumEntryBytes
+        self.maximumEntries = maximumEntries
+        self.maximumAge = maximumAge
+    }
+
+    /// Whether `answer` may be kept at all: within ``maximumEntryBytes`` and the total.
+    public func admits(_ answer: SavedAnswer) -> Bool {
+        let bytes = answer.byteCount
+        return maximumEntries > 0 && bytes <= maximumEntryBytes && bytes <= maximumTotalBytes
+    }
+
+    /// Whether `answer` is past ``maximumAge`` at `now`.
+    public func hasExpired(_ answer: SavedAnswer, at now: Date) -> Bool {
+        now.timeIntervalSince(answer.savedAt) > Self.seconds(maximumAge)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
