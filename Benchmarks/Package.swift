@@ -59,6 +59,8 @@ let package = Package(
             name: "ClientConfigurations",
             dependencies: [
                 .product(name: "Backstop", package: "Backstop"),
+                // Issue 50's configurations save answers in an SQLite file too.
+                .product(name: "BackstopSQLite", package: "Backstop"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -129,6 +131,22 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Benchmarks/LoopbackRounds"
+        ),
+        // Issue 50 item 9: saved answers' lookup and eviction at 1,000 and 100,000 answers, and a
+        // call answered from the store beside a loopback call.
+        .executableTarget(
+            name: "SavedAnswerCosts",
+            dependencies: [
+                "ClientConfigurations",
+                "Loopback",
+                "Interleaving",
+                .product(name: "Backstop", package: "Backstop"),
+                .product(name: "BackstopSQLite", package: "Backstop"),
+                .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Benchmarks/SavedAnswerCosts"
         ),
         // The corpus payloads as swift-openapi-generator's types, from `openapi.yaml` beside them
         // (issue 35): what a generated client decodes, and the document BackstopOpenAPI repairs against.

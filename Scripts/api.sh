@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(BackstopJSON Backstop BackstopAsyncHTTPClient BackstopTracing BadBackend BackstopTesting BackstopOpenAPI)
+modules=(BackstopJSON Backstop BackstopAsyncHTTPClient BackstopTracing BadBackend BackstopTesting BackstopOpenAPI BackstopSQLite)
 work=.build/api
 rm -rf "$work"; mkdir -p "$work" API
 

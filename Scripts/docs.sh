@@ -11,8 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# BackstopAsyncHTTPClient has no catalogue of its own: its few symbols are checked all the same.
-modules=(BackstopJSON Backstop BadBackend BackstopAsyncHTTPClient BackstopTracing BackstopTesting BackstopOpenAPI)
+# BackstopAsyncHTTPClient and BackstopSQLite have no catalogue of their own: their few symbols are checked all the same.
+modules=(BackstopJSON Backstop BadBackend BackstopAsyncHTTPClient BackstopTracing BackstopTesting BackstopOpenAPI BackstopSQLite)
 out=.build/docs
 rm -rf "$out"; mkdir -p "$out"
 

@@ -18,14 +18,18 @@ final class OpenedDatabase: @unchecked Sendable {
     let generation: Int
     /// Where it lives; `nil` in memory, where it is only when no file could be made.
     let path: String?
+    /// Above every `usedAt` in the file when it was opened: this opening's saves and uses are
+    /// written as this plus their order, so they come after every earlier one.
+    let useBase: Int
     var entries: Int
     var bytes: Int
 
-    init(writer: any DatabaseWriter, generation: Int, path: String?, entries: Int, bytes: Int) {
+    init(writer: any DatabaseWriter, generation: Int, path: String?, totals: StoreFile.Totals) {
         self.writer = writer
         self.generation = generation
         self.path = path
-        self.entries = entries
-        self.bytes = bytes
+        useBase = totals.lastUse + 1
+        entries = totals.entries
+        bytes = totals.bytes
     }
 }

@@ -1,3 +1,4 @@
+import Backstop
 import Foundation
 
 #if SQLite
@@ -7,10 +8,10 @@ import Foundation
 #endif
 
 extension SQLiteAnswerStore {
-    /// The oldest `savedAt` an answer may have at `now`, in seconds since 1970.
+    /// The oldest `savedAt` an answer may have at `now`, in seconds since 2001.
     func oldestKept(at now: Date) -> Double {
         let (seconds, attoseconds) = limits.maximumAge.components
-        return now.timeIntervalSince1970 - (Double(seconds) + Double(attoseconds) / 1e18)
+        return now.timeIntervalSinceReferenceDate - (Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// The answer saved under `key` and no older than the limits allow, or `nil`.
@@ -18,27 +19,26 @@ extension SQLiteAnswerStore {
     /// A save not written yet is found too; an answer removed after the lookup began is not.
     /// Finding one counts as a use, written later with the next batch.
     func entry(for key: String) async -> StoredEntry? {
-        let now = now()
-        let oldest = oldestKept(at: now)
+        let oldest = oldestKept(at: now())
         let (unwritten, database, written) = state.withLock { state -> (StoredEntry?, Task<OpenedDatabase?, Never>, Int) in
             if let save = state.pending.saves[key] ?? state.writing[key] { return (save.entry, state.database, 0) }
             state.readsInFlight += 1
             return (nil, state.database, state.writtenRemovals)
         }
         if let unwritten {
-            guard unwritten.savedAt.timeIntervalSince1970 >= oldest else { return nil }
-            used(key, at: now)
+            guard unwritten.savedAt.timeIntervalSinceReferenceDate >= oldest else { return nil }
+            used(key)
             return unwritten
         }
         let found = await read(key, in: database)
         let kept = state.withLock { state -> Bool in
             state.readsInFlight -= 1
             defer { state.forgetWrittenRemovals() }
-            guard let found, found.savedAt.timeIntervalSince1970 >= oldest else { return false }
+            guard let found, found.savedAt.timeIntervalSinceReferenceDate >= oldest else { return false }
             return !state.removed(found, since: written)
         }
         guard kept, let found else { return nil }
-        used(key, at: now)
+        used(key)
         return found
     }
 
@@ -55,7 +55,7 @@ extension SQLiteAnswerStore {
                     arguments: [key]
                 ).map { row in
                     StoredEntry(
-                        key: key, user: row[0], savedAt: Date(timeIntervalSince1970: row[1]), status: row[3], contentType: row[4],
+                        key: key, user: row[0], savedAt: Date(timeIntervalSinceReferenceDate: row[1]), status: row[3], contentType: row[4],
                         entityTag: row[5], lastModified: row[6], body: row[7], size: row[2])
                 }
             }
@@ -67,23 +67,24 @@ extension SQLiteAnswerStore {
 
     /// Saves `entry` in the background, replacing what was saved under its key.
     ///
-    /// An entry over the limits, already too old, or arriving while more than the store's total
-    /// bytes wait to be written is not saved (the last is logged). `evicted` is called once the
-    /// entry is written, with how many others were removed to make room or for their age; with
-    /// 0 when a later save of the same key replaced it before it was written; not at all when it
-    /// was not saved.
+    /// An entry over the limits or already too old is not saved. The saves waiting to be written
+    /// keep to the limits too, the oldest dropped first, as the store would evict them. `evicted`
+    /// is called once the entry is written, with how many others were removed to make room or
+    /// for their age; with 0 when a later save replaced or dropped it before it was written; not
+    /// at all when it was not saved or its write failed.
     func save(_ entry: StoredEntry, evicted: @escaping @Sendable (Int) -> Void) {
         guard limits.maximumEntries > 0, entry.size <= limits.maximumEntryBytes, entry.size <= limits.maximumTotalBytes,
-            entry.savedAt.timeIntervalSince1970 >= oldestKept(at: now())
+            entry.savedAt.timeIntervalSinceReferenceDate >= oldestKept(at: now())
         else { return }
-        let (added, replaced, starts) = state.withLock { state in
-            let (added, replaced) = state.pending.add(PendingWrites.Save(entry: entry, evicted: evicted), limit: limits.maximumTotalBytes)
-            return (added, replaced, added && Self.startsWriting(&state))
+        let (gone, starts) = state.withLock { state in
+            state.useCount += 1
+            let gone = state.pending.add(
+                PendingWrites.Save(entry: entry, order: state.useCount, evicted: evicted), maximumEntries: limits.maximumEntries,
+                maximumTotalBytes: limits.maximumTotalBytes)
+            return (gone, Self.startsWriting(&state))
         }
-        if !added {
-            file.logger?.notice("Backstop's saved answers: more is waiting to be written than the store may hold; an answer is not saved")
-        }
-        replaced?.evicted(0)
+        // Replaced or dropped before they were written: they evicted nothing.
+        for save in gone { save.evicted(0) }
         if starts { startWriting() }
     }
 
@@ -99,14 +100,22 @@ extension SQLiteAnswerStore {
             case .user(let user): state.lastRemovalOfUser[user] = count
             }
             state.pending.remove(removal, count: count)
+            // The batch being written still writes these; lookups no longer find them there,
+            // and the removal deletes them with the next batch.
+            switch removal {
+            case .all: state.writing = [:]
+            case .key(let key): state.writing[key] = nil
+            case .user(let user): state.writing = state.writing.filter { $0.value.entry.user != user }
+            }
             return Self.startsWriting(&state)
         }
         if starts { startWriting() }
     }
 
-    private func used(_ key: String, at now: Date) {
+    private func used(_ key: String) {
         let starts = state.withLock { state in
-            state.pending.uses[key] = now.timeIntervalSince1970
+            state.useCount += 1
+            state.pending.uses[key] = state.useCount
             return Self.startsWriting(&state)
         }
         if starts { startWriting() }
@@ -149,9 +158,15 @@ extension SQLiteAnswerStore {
                     }
                 }
                 if let evicted {
+                    // Each eviction is told once: to the first save written with or after it.
+                    let told = state.withLock { state in
+                        let all = state.unreportedEvictions + evicted + batch.dropped
+                        state.unreportedEvictions = batch.saves.isEmpty ? all : 0
+                        return all
+                    }
                     var first = true
                     for save in batch.saves.values {
-                        save.evicted(first ? evicted : 0)
+                        save.evicted(first ? told : 0)
                         first = false
                     }
                     continue
@@ -175,7 +190,7 @@ extension SQLiteAnswerStore {
     private func write(_ batch: PendingWrites, to database: Task<OpenedDatabase?, Never>) async -> Int? {
         // No store could be made, not even in memory: nothing is kept, so nothing is to remove.
         guard let opened = await database.value else { return 0 }
-        let writing = StoreWriting(database: opened, limits: limits, oldest: oldestKept(at: now()), usedAt: now())
+        let writing = StoreWriting(database: opened, limits: limits, oldest: oldestKept(at: now()))
         do {
             return try await opened.writer.writeWithoutTransaction { db in try writing.apply(batch, in: db) }
         } catch {

@@ -15,7 +15,7 @@ import Logging
 /// - **Never in the call's way.** Saving returns at once: answers are written in batches on the
 ///   database's own queue. A full disk, a failed write or a damaged file never fails a call; it
 ///   is logged, and the answer is not kept. ``flush()`` waits for what was saved before it.
-/// - **Bounded.** ``Limits`` caps the bytes in all, the bytes of one answer, the number of answers
+/// - **Bounded.** `SavedAnswerLimits` caps the bytes in all, the bytes of one answer, the number of answers
 ///   and their age; the least recently used go first. Finding an answer and bounding the store
 ///   use the file's indexes, so they cost the same at 100,000 answers as at 1,000.
 /// - **Damage is not an error.** A file that is damaged, not a database, another program's, or
@@ -39,7 +39,7 @@ public final class SQLiteAnswerStore: Sendable {
     /// Where the answers are kept.
     public let fileURL: URL
     /// How much the store keeps.
-    public let limits: Limits
+    public let limits: SavedAnswerLimits
     let file: StoreFile
     let now: @Sendable () -> Date
     let state: LockedValue<State>
@@ -67,6 +67,11 @@ public final class SQLiteAnswerStore: Sendable {
         /// Lookups reading the file now: the removals they may need to know of are kept until
         /// none is.
         var readsInFlight = 0
+        /// One more at each save and use: their order, which least-recently-used eviction
+        /// follows.
+        var useCount = 0
+        /// Answers evicted by writes that saved nothing, told to the next save's caller.
+        var unreportedEvictions = 0
 
         /// Whether a removal asked for after the one numbered `written` (the last written when
         /// a lookup began) covers `entry`.
@@ -100,7 +105,7 @@ public final class SQLiteAnswerStore: Sendable {
     ///   - limits: How much the store keeps.
     ///   - logger: Where a damaged file, a failed write or an answer not saved is reported.
     public convenience init(
-        fileURL: URL, limits: Limits = Limits(), logger: Logger? = Logger(label: "backstop.saved-answers")
+        fileURL: URL, limits: SavedAnswerLimits = SavedAnswerLimits(), logger: Logger? = Logger(label: "backstop.saved-answers")
     ) {
         self.init(fileURL: fileURL, limits: limits, logger: logger, maximumPageCount: nil)
     }
@@ -108,7 +113,7 @@ public final class SQLiteAnswerStore: Sendable {
     /// A store whose file can hold at most `maximumPageCount` pages (tests fill its disk), on
     /// the clock `now` (tests age its answers).
     package init(
-        fileURL: URL, limits: Limits, logger: Logger?, maximumPageCount: Int?, now: @escaping @Sendable () -> Date = { Date() }
+        fileURL: URL, limits: SavedAnswerLimits, logger: Logger?, maximumPageCount: Int?, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.fileURL = fileURL
         self.limits = limits

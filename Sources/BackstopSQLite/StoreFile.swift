@@ -27,7 +27,7 @@ struct StoreFile: Sendable {
             return try openFile(generation: generation)
         } catch {
             guard StoreDamage.isDamage(error) else { return openInMemory(generation: generation, because: error) }
-            moveAside(because: "\(error)")
+            moveAside(because: ((error as? StoreDamage) ?? StoreDamage.damaged("\(error)")).description)
             do {
                 return try openFile(generation: generation)
             } catch {
@@ -69,18 +69,26 @@ struct StoreFile: Sendable {
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         do {
-            let (entries, bytes) = try Self.prepare(pool)
+            let totals = try Self.prepare(pool)
             protect()
-            return OpenedDatabase(writer: pool, generation: generation, path: url.path, entries: entries, bytes: bytes)
+            return OpenedDatabase(writer: pool, generation: generation, path: url.path, totals: totals)
         } catch {
             try? pool.close()
             throw error
         }
     }
 
+    /// What a store's file holds when it is opened.
+    struct Totals {
+        var entries: Int
+        var bytes: Int
+        /// The highest `usedAt`.
+        var lastUse: Int
+    }
+
     /// Checks that the database is a store of this version, undamaged, brings its schema up to
     /// date, and reads its totals.
-    static func prepare(_ writer: any DatabaseWriter) throws -> (entries: Int, bytes: Int) {
+    static func prepare(_ writer: any DatabaseWriter) throws -> Totals {
         let migrator = StoreSchema.migrator
         try writer.barrierWriteWithoutTransaction { db in
             let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
@@ -95,8 +103,8 @@ struct StoreFile: Sendable {
         }
         try migrator.migrate(writer)
         return try writer.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(size), 0) FROM answer")
-            return (row?[0] ?? 0, row?[1] ?? 0)
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(size), 0), coalesce(max(usedAt), 0) FROM answer")
+            return Totals(entries: row?[0] ?? 0, bytes: row?[1] ?? 0, lastUse: row?[2] ?? 0)
         }
     }
 
@@ -106,8 +114,7 @@ struct StoreFile: Sendable {
             metadata: ["path": .string(url.path)])
         do {
             let queue = try DatabaseQueue()
-            let (entries, bytes) = try Self.prepare(queue)
-            return OpenedDatabase(writer: queue, generation: generation, path: nil, entries: entries, bytes: bytes)
+            return OpenedDatabase(writer: queue, generation: generation, path: nil, totals: try Self.prepare(queue))
         } catch {
             logger?.warning("Backstop's saved answers: no store could be made in memory either (\(error)); nothing is saved")
             return nil

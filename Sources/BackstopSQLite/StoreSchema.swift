@@ -17,13 +17,15 @@ enum StoreSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             // `size` before `body`, so reading the sizes of many rows never reads their answers.
+            // `savedAt` is in seconds since 2001, `Date`'s own reference, so a `Date` comes back
+            // exact; `usedAt` is the order of saves and uses, which a clock can tie.
             try db.execute(
                 sql: """
                     CREATE TABLE answer (
                         key TEXT NOT NULL UNIQUE,
                         user TEXT,
                         savedAt DOUBLE NOT NULL,
-                        usedAt DOUBLE NOT NULL,
+                        usedAt INTEGER NOT NULL,
                         size INTEGER NOT NULL,
                         status INTEGER NOT NULL,
                         contentType TEXT,

@@ -1,3 +1,4 @@
+import Backstop
 import Foundation
 
 #if SQLite
@@ -14,11 +15,9 @@ import Foundation
 /// 1,000. The totals change only when the transaction commits.
 struct StoreWriting {
     let database: OpenedDatabase
-    let limits: SQLiteAnswerStore.Limits
-    /// The oldest `savedAt` kept, in seconds since 1970.
+    let limits: SavedAnswerLimits
+    /// The oldest `savedAt` kept, in seconds since 2001.
     let oldest: Double
-    /// When the batch's saves count as used.
-    let usedAt: Date
 
     /// Applies `batch`; returns how many answers were evicted to make room or for their age.
     func apply(_ batch: PendingWrites, in db: Database) throws -> Int {
@@ -42,8 +41,8 @@ struct StoreWriting {
                     deleted(try Int.fetchAll(db, sql: "DELETE FROM answer WHERE key = ? RETURNING size", arguments: [key]))
                 }
             }
-            let usedAt = usedAt.timeIntervalSince1970
-            for entry in batch.saves.values.map(\.entry) {
+            for save in batch.saves.values {
+                let entry = save.entry
                 deleted(try Int.fetchAll(db, sql: "DELETE FROM answer WHERE key = ? RETURNING size", arguments: [entry.key]))
                 try db.execute(
                     sql: """
@@ -51,14 +50,15 @@ struct StoreWriting {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        entry.key, entry.user, entry.savedAt.timeIntervalSince1970, usedAt, entry.size, entry.status,
+                        entry.key, entry.user, entry.savedAt.timeIntervalSinceReferenceDate, database.useBase + save.order, entry.size,
+                        entry.status,
                         entry.contentType, entry.entityTag, entry.lastModified, entry.body,
                     ])
                 entries += 1
                 bytes += entry.size
             }
-            for (key, usedAt) in batch.uses {
-                try db.execute(sql: "UPDATE answer SET usedAt = max(usedAt, ?) WHERE key = ?", arguments: [usedAt, key])
+            for (key, order) in batch.uses {
+                try db.execute(sql: "UPDATE answer SET usedAt = max(usedAt, ?) WHERE key = ?", arguments: [database.useBase + order, key])
             }
             let expired = try Int.fetchAll(db, sql: "DELETE FROM answer WHERE savedAt < ? RETURNING size", arguments: [oldest])
             deleted(expired)
