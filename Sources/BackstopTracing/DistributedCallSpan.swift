@@ -41,4 +41,11 @@ struct DistributedCallSpan: CallSpan {
             span.setStatus(SpanStatus(code: .error, message: errorType))
         }
     }
+
+    func recordSavedAnswer(age: Duration, standsInFor: String?) {
+        let (seconds, attoseconds) = age.components
+        span.attributes["backstop.saved_answer.age_s"] = Double(seconds) + Double(attoseconds) / 1e18
+        if let standsInFor { span.attributes["backstop.saved_answer.stands_in_for"] = standsInFor }
+        span.addEvent(SpanEvent(name: "saved answer"))
+    }
 }

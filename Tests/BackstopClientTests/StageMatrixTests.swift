@@ -15,7 +15,7 @@ extension BackstopClient {
     @Suite("Every stage with every other", .timeLimit(.minutes(1)))
     struct StageMatrixTests {
         enum Stage: String, CaseIterable, Sendable {
-            case observation, coalescing, concurrencyLimit, generalCodes, timeout, retry, circuitBreaker, hedging,
+            case observation, coalescing, savedAnswers, concurrencyLimit, generalCodes, timeout, retry, circuitBreaker, hedging,
                 authentication, attemptTimeout, middlewares
         }
 
@@ -28,12 +28,14 @@ extension BackstopClient {
             let on = Set([first, second])
             let counter = AttemptCounter()
             let logs = InMemoryLogHandler.keepingDebug()
+            let store = InMemorySavedAnswerStore()
             let pipeline = quietPipeline {
                 if on.contains(.observation) {
                     $0.logging = RequestLogging(logger: Logger(label: "matrix") { _ in logs })
                     $0.metrics = RequestMetrics(factory: TestMetrics())
                 }
                 if on.contains(.coalescing) { $0.coalescing = RequestCoalescing() }
+                if on.contains(.savedAnswers) { $0.savedAnswers = SavedAnswers(store: store) }
                 if on.contains(.concurrencyLimit) { $0.concurrencyLimit = ConcurrencyLimit(maximumConcurrentCalls: 1) }
                 if on.contains(.generalCodes) { $0.generalCodes = GeneralCodeEvents() }
                 // Timeouts on the system's time, far longer than a call: they never fire, but run beside every call.
@@ -49,7 +51,8 @@ extension BackstopClient {
             }
             let transport = InMemoryStageTests.transport(InMemoryStageTests.status(503), InMemoryStageTests.ok())
             let client = InMemoryStageTests.client(transport, pipeline: pipeline)
-            // Retry and hedging both recover from the 503, with one more request; nothing else does.
+            // Retry and hedging both recover from the 503, with one more request; nothing else does:
+            // not the saved answers, which have none saved yet.
             let recovers = on.contains(.retry) || on.contains(.hedging)
             do {
                 let response = try await client.response(for: InMemoryStageTests.item)
@@ -70,8 +73,11 @@ extension BackstopClient {
                 #expect(logs.entries.count == 1)
                 #expect(logs.entries.first?.metadata["attempts"] == "\(transport.requests.count)")
             }
-            // A second call is answered at once, through every stage again.
-            #expect(try await client.send(InMemoryStageTests.item).name == "ok")
+            // A second call is answered at once, through every stage again, and its answer saved.
+            let second = try await client.response(for: InMemoryStageTests.item)
+            #expect(second.payload.name == "ok")
+            #expect(second.savedAnswer == nil)
+            #expect(store.load.answers == (on.contains(.savedAnswers) ? 1 : 0))
             if on.contains(.authentication) {
                 #expect(transport.requests.allSatisfy { $0.headerFields[.authorization] == "Bearer token" })
             }

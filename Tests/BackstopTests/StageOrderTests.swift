@@ -52,11 +52,11 @@ struct StageOrderTests {
             .joined(separator: " ")
     }
 
-    @Test func theRunnerHasThirteenStagesFromObservationToTheTransport() throws {
+    @Test func theRunnerHasFourteenStagesFromObservationToTheTransport() throws {
         let stages = try Self.runnerStages()
         #expect(stages.first == "observation")
         #expect(stages.last == "transport")
-        #expect(stages.count == 13)
+        #expect(stages.count == 14)
     }
 
     @Test func clientPipelineListsTheRunnersStages() throws {

@@ -68,7 +68,7 @@ extension APIClient {
                     operationID: endpoint.operationID, retry: endpoint.retry, isIdempotent: endpoint.isIdempotent,
                     requiresAuthentication: endpoint.requiresAuthentication, timeout: endpoint.timeout,
                     codes: codes,
-                    redirects: endpoint.redirects)
+                    redirects: endpoint.redirects, savedAnswers: endpoint.savedAnswers)
                 let answer: Answer
                 do {
                     answer = try await runner.coalesce(
@@ -81,21 +81,63 @@ extension APIClient {
                 status = answer.status
                 // The pipeline parsed the body to read its code; decoding reads the same parse.
                 var repairs: [Repair] = []
-                let payload = try contract.unwrap(
-                    Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: reader),
-                    response: answer.response, decoder: decoder, repairs: &repairs, throwing: APIError<General, Module>.self)
+                let payload: Payload
+                do throws(APIError<General, Module>) {
+                    payload = try contract.unwrap(
+                        Payload.self, from: answer.body, parsed: answer.parsed?.reading(with: reader),
+                        response: answer.response, decoder: decoder, repairs: &repairs, throwing: APIError<General, Module>.self)
+                } catch {
+                    // A saved answer that no longer decodes stands in for nothing: the call ends
+                    // with the failure it stood in for.
+                    if let saved = answer.saved { throw failure(standingInFor: saved, contract: contract, codes: codes, endpoint) }
+                    throw error
+                }
+                answer.pendingSave?.commit()
                 pipeline.recordDrift(repairs, operation: endpoint.operationID, request: request, record: record)
+                let savedAnswer = answer.saved.map { saved in
+                    SavedAnswerUse(
+                        savedAt: saved.savedAt, age: saved.age,
+                        failure: pipeline.redacted(
+                            failure(standingInFor: saved, contract: contract, codes: codes, endpoint), request: request, record: record))
+                }
                 result = .success(
                     APIResponse(
                         status: answer.status, headerFields: answer.response.headerFields,
                         payload: payload, repairs: repairs,
-                        attempts: record.attempts, duration: ContinuousClock.now - start))
-                return CallEnding(request: made, status: status, repairs: repairs.count)
+                        attempts: record.attempts, duration: ContinuousClock.now - start, savedAnswer: savedAnswer))
+                var ending = CallEnding(request: made, status: status, repairs: repairs.count)
+                ending.savedAnswer = answer.saved.map { saved in
+                    CallEnding.SavedAnswer(
+                        age: saved.age, standsInFor: (savedAnswer?.failure as? any ReportedFailure)?.groupingIdentifier)
+                }
+                return ending
             } catch {
                 if case .http(let failure) = error { status = failure.status }
                 let redacted = pipeline.redacted(error, request: request, record: record)
                 result = .failure(redacted)
                 return CallEnding(failure: redacted, request: request, status: status)
+            }
+        }
+
+        /// The error the call would have ended with, had no saved answer stood in for it.
+        private func failure<Payload, Module>(
+            standingInFor saved: SavedAnswerServing, contract: any ResponseContract, codes: CodeReader,
+            _ endpoint: Endpoint<Payload, Module>
+        ) -> APIError<General, Module> {
+            switch saved.failure {
+            case .thrown(let error):
+                return APIError<General, Module>(thrown: error)
+            case .answer(let failed):
+                var repairs: [Repair] = []
+                do throws(APIError<General, Module>) {
+                    _ = try contract.unwrap(
+                        Payload.self, from: failed.body, parsed: failed.parsed?.reading(with: reader), response: failed.response,
+                        decoder: decoder, repairs: &repairs, throwing: APIError<General, Module>.self)
+                } catch {
+                    return error
+                }
+                // A maintenance code in an envelope the contract reads as a success.
+                return .http(HTTPFailure(status: failed.status))
             }
         }
     }

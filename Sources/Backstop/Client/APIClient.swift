@@ -15,7 +15,7 @@ import OpenAPIURLSession
 /// ```
 ///
 /// Every call goes through the stages of its ``pipeline``, in the order ``ClientPipeline``
-/// lists and fixes (observation, coalescing, the concurrency limit, app-wide codes, the total
+/// lists and fixes (observation, coalescing, saved answers, the concurrency limit, app-wide codes, the total
 /// timeout, retry, the circuit breaker, hedging, authentication, the attempt timeout, the
 /// redirects, the app's middlewares), then the `ClientTransport`: a
 /// ``StreamingURLSessionTransport`` unless given, on every platform, since it streams bodies
@@ -59,7 +59,7 @@ public struct APIClient<General: ServerCode>: Sendable {
     /// Everything a call reads, made again whenever a property changes: a call's closures
     /// capture this one reference, where a copy of the client cost each call about 1,300
     /// instructions.
-    private var core: Core
+    private(set) var core: Core
 
     /// A client for one backend.
     ///

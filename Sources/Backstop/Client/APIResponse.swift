@@ -15,4 +15,8 @@ public struct APIResponse<Payload: Sendable>: Sendable {
     public var attempts: Int
     /// From the call's start to its decoded payload, retries and backoff included.
     public var duration: Duration
+    /// Set when the payload is a saved answer standing in for a failure (``SavedAnswers``):
+    /// when it was saved, and the error the call would have ended with. ``status`` and
+    /// ``headerFields`` are then the saved answer's. `nil` when the backend answered now.
+    public var savedAnswer: SavedAnswerUse? = nil
 }

@@ -36,6 +36,9 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     /// The redirects this endpoint follows, instead of the pipeline's ``ClientPipeline/redirects``;
     /// ``RedirectPolicy/followingOtherOrigins`` lets it follow one to another origin, without credentials.
     public var redirects: RedirectPolicy?
+    /// Whether its answers are saved and may stand in for its failures, instead of what its
+    /// method decides (a GET is, any other method is not); see ``SavedAnswers``.
+    public var savedAnswers: SavedAnswerRule?
     /// A name for logs, metrics and traces, which group by it: `POST groups/join` unless given.
     ///
     /// The default is bounded, one name per route however many identifiers pass through it:
@@ -66,6 +69,8 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
     ///   - isIdempotent: Whether sending it twice is harmless; `nil` decides by the method.
     ///   - requiresAuthentication: Whether the call carries the session's credential.
     ///   - redirects: This endpoint's redirect rules; `nil` takes the pipeline's.
+    ///   - savedAnswers: Whether its answers are saved and answered from the store; `nil`
+    ///     decides by the method.
     ///   - operationID: A name for logs, metrics and traces; bounded unless given (see ``operationID``).
     public init(
         _ method: HTTPRequest.Method,
@@ -80,6 +85,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         isIdempotent: Bool? = nil,
         requiresAuthentication: Bool = true,
         redirects: RedirectPolicy? = nil,
+        savedAnswers: SavedAnswerRule? = nil,
         operationID: String? = nil
     ) {
         self.method = method
@@ -93,6 +99,7 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         self.isIdempotent = isIdempotent
         self.requiresAuthentication = requiresAuthentication
         self.redirects = redirects
+        self.savedAnswers = savedAnswers
         self.operationID =
             operationID
             ?? (path.contains("{") ? "\(method.rawValue) \(path)" : OperationName.bounded(method.rawValue, path))
@@ -112,11 +119,13 @@ public struct Endpoint<Payload: Decodable & Sendable, Module: ServerCode>: Senda
         isIdempotent: Bool? = nil,
         requiresAuthentication: Bool = true,
         redirects: RedirectPolicy? = nil,
+        savedAnswers: SavedAnswerRule? = nil,
         operationID: String? = nil
     ) {
         self.init(
             method, path, pathParameters: pathParameters, query: query, headerFields: headerFields, body: .json(body), contract: contract,
             timeout: timeout, retry: retry, isIdempotent: isIdempotent,
-            requiresAuthentication: requiresAuthentication, redirects: redirects, operationID: operationID)
+            requiresAuthentication: requiresAuthentication, redirects: redirects, savedAnswers: savedAnswers,
+            operationID: operationID)
     }
 }

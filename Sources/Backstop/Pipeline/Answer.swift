@@ -14,6 +14,11 @@ struct Answer: Sendable {
     var parsed: ParsedJSON?
     /// The role of the body's general code, if it has one.
     var role: ServerCodeRole?
+    /// Set when this answer is a saved one standing in for a failure (``SavedAnswers``).
+    var saved: SavedAnswerServing?
+    /// The save this answer makes once its entry point has read it as a success; `nil` when it
+    /// is not to be saved.
+    var pendingSave: PendingSave?
 
     init(response: HTTPResponse, body: Data) {
         self.response = response

@@ -17,6 +17,16 @@ struct CallEnding {
     var status: HTTPResponse.Status?
     /// How many repairs decoding made.
     var repairs = 0
+    /// Set when a saved answer stood in for the call's failure.
+    var savedAnswer: SavedAnswer?
+
+    /// A saved answer that stood in for a failure, as observation reports it.
+    struct SavedAnswer {
+        /// How old it was.
+        var age: Duration
+        /// The grouping identifier of the failure it stood in for (`transport.timedOut`).
+        var standsInFor: String?
+    }
 }
 
 /// What observation reads of a call's failure: an ``APIError`` of any codes, described only

@@ -17,4 +17,6 @@ struct CallOptions: Sendable {
     var codes: CodeReader?
     /// Replaces the pipeline's redirect rules for this call.
     var redirects: RedirectPolicy? = nil
+    /// Replaces what the method decides about saved answers for this call.
+    var savedAnswers: SavedAnswerRule? = nil
 }

@@ -27,6 +27,10 @@ final class CallRunner: Sendable {
         self.pipeline = pipeline
         self.placement = placement
         self.deadlineKeeper = deadlineKeeper
+        // The session removes its user's answers from the store the calls save to.
+        if let savedAnswers = pipeline.savedAnswers, let authentication = pipeline.authentication {
+            authentication.stage.keepsSavedAnswers(in: savedAnswers.store)
+        }
     }
 
     /// Stage 1, observation: one span, one log line and one set of metrics per call, whatever
@@ -52,24 +56,37 @@ final class CallRunner: Sendable {
     /// carries the call's own trace context.
     func coalesce(_ call: CallContext) async throws -> Answer {
         guard let coalescing = pipeline.coalescing, call.request.method == .get, call.body == nil else {
-            return try await limit(call.tracedForSending())
+            return try await answerSaved(call.tracedForSending())
         }
         let key = RequestCoalescing.Key(call, credential: credential(of: call))
         return try await coalescing.answer(for: key) { flight in
             var call = call
             call.flight = flight
-            return try await limit(call.tracedForSending())
+            return try await answerSaved(call.tracedForSending())
         }
     }
 
-    /// Stage 3, concurrency limit: waits for a turn, or fails at once when the queue is full;
+    /// Stage 3, saved answers: saves a call's good answer, revalidates it, and answers it when a
+    /// later call fails because of the backend or the network; see ``SavedAnswers``. Inside
+    /// coalescing, so the calls that share an exchange share its saved answer too; outside the
+    /// concurrency limit, app-wide codes, the total timeout and the circuit breaker, so a full
+    /// queue, a maintenance code, a call out of time and an open circuit are each answered from
+    /// the store, the last at once, without touching the network.
+    func answerSaved(_ call: CallContext) async throws -> Answer {
+        guard let savedAnswers = pipeline.savedAnswers, let plan = savedAnswerPlan(for: call, in: savedAnswers) else {
+            return try await limit(call)
+        }
+        return try await answered(call, plan: plan, savedAnswers: savedAnswers)
+    }
+
+    /// Stage 4, concurrency limit: waits for a turn, or fails at once when the queue is full;
     /// see ``ConcurrencyLimit``. Outside the timeout, so waiting does not use up the call's time.
     func limit(_ call: CallContext) async throws -> Answer {
         guard let concurrencyLimit = pipeline.concurrencyLimit else { return try await publishCodes(call) }
         return try await concurrencyLimit.run { try await publishCodes(call) }
     }
 
-    /// Stage 4, app-wide codes: the call's final answer, once per call, not per attempt; see
+    /// Stage 5, app-wide codes: the call's final answer, once per call, not per attempt; see
     /// ``GeneralCodeEvents``.
     func publishCodes(_ call: CallContext) async throws -> Answer {
         let answer = try await timeout(call)
@@ -77,7 +94,7 @@ final class CallRunner: Sendable {
         return answer
     }
 
-    /// Stage 5, total timeout: bounds the call, retries and backoff included; the endpoint's
+    /// Stage 6, total timeout: bounds the call, retries and backoff included; the endpoint's
     /// own ``Endpoint/timeout`` replaces ``ClientPipeline/timeout``. On the system's clocks the
     /// stages below keep the deadline (``CallDeadline``) where they can: hedging's race, which
     /// can end each of its attempts, or a transport that keeps deadlines itself; retry bounds its
@@ -105,12 +122,12 @@ final class CallRunner: Sendable {
         }
     }
 
-    /// Stage 6, retry: attempts again what ``RetryPolicy`` retries, within the ``RetryBudget``.
+    /// Stage 7, retry: attempts again what ``RetryPolicy`` retries, within the ``RetryBudget``.
     func retry(_ call: CallContext) async throws -> Answer {
         try await retrying(call) { call in try await breakCircuit(call) }
     }
 
-    /// Stage 7, circuit breaker: refuses an attempt at once while its circuit is open, and
+    /// Stage 8, circuit breaker: refuses an attempt at once while its circuit is open, and
     /// counts each attempt's outcome; see ``CircuitBreaker``. Inside retry, so it counts
     /// attempts, and a retry that meets an open circuit ends the call at once.
     func breakCircuit(_ call: CallContext) async throws -> Answer {
@@ -118,7 +135,7 @@ final class CallRunner: Sendable {
         return try await guarded(call, by: circuitBreaker) { call in try await hedge(call) }
     }
 
-    /// Stage 8, hedging: a slow idempotent attempt gets a twin, each of them authenticated
+    /// Stage 9, hedging: a slow idempotent attempt gets a twin, each of them authenticated
     /// (``authenticate(_:)``), and the first answer the retry rules would not retry wins;
     /// see ``Hedging``.
     func hedge(_ call: CallContext) async throws -> Answer {
@@ -126,7 +143,7 @@ final class CallRunner: Sendable {
         return try await hedged(call, by: hedging)
     }
 
-    /// Stage 9, authentication: the credential on each attempt, refreshed once for all the
+    /// Stage 10, authentication: the credential on each attempt, refreshed once for all the
     /// calls waiting for it; see ``AuthSession``.
     func authenticate(_ call: CallContext) async throws -> Answer {
         guard let authentication = pipeline.authentication, call.options.requiresAuthentication else {
@@ -141,14 +158,14 @@ final class CallRunner: Sendable {
         }
     }
 
-    /// Stage 10, attempt timeout: bounds each attempt, its body included; a timed-out attempt
+    /// Stage 11, attempt timeout: bounds each attempt, its body included; a timed-out attempt
     /// is `.transport` `timedOut`, which retry may retry.
     func attemptTimeout(_ call: CallContext) async throws -> Answer {
         guard let attemptTimeout = pipeline.attemptTimeout else { return try await attempt(call) }
         return try await withTimeout(attemptTimeout, clock: pipeline.timeoutClock, placement: placement) { try await self.attempt(call) }
     }
 
-    /// Stage 11, redirects: one attempt through the app's middlewares and the transport, composed
+    /// Stage 12, redirects: one attempt through the app's middlewares and the transport, composed
     /// once as `call.send` (``middlewares(_:before:)``, ``transport(_:)``), then again for each
     /// redirect the endpoint's or the pipeline's ``RedirectPolicy`` follows (`Redirects`), and the
     /// last response's body read whole, within ``ClientPipeline/maximumResponseBytes``, and
@@ -163,7 +180,7 @@ final class CallRunner: Sendable {
         return await placement.parsing(size: data.count) { codes.answer(response, body: data) }
     }
 
-    /// Stage 12, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
+    /// Stage 13, the app's middlewares: ``ClientPipeline/middlewares``, first to last, in front
     /// of `next`, composed as a generated client composes them, once per client.
     static func middlewares(_ middlewares: [any ClientMiddleware], before next: @escaping CallContext.Send) -> CallContext.Send {
         var send = next
@@ -178,9 +195,9 @@ final class CallRunner: Sendable {
         return send
     }
 
-    /// Stage 13, transport: ``APIClient``'s `ClientTransport` sends the request; through
+    /// Stage 14, transport: ``APIClient``'s `ClientTransport` sends the request; through
     /// ``PipelineMiddleware``, the rest of the generated client's chain does. Backstop's
-    /// transports hand redirects back to stage 11 rather than following them.
+    /// transports hand redirects back to stage 12 rather than following them.
     static func transport(_ transport: any ClientTransport) -> CallContext.Send {
         { request, body, url, operationID in try await transport.send(request, body: body, baseURL: url, operationID: operationID) }
     }
@@ -203,12 +220,14 @@ extension CallRunner {
         let ending = await call(record)
         // The call has ended: from here on its outcome is only reported.
         let failure = ending.failure
+        if let saved = ending.savedAnswer { span?.recordSavedAnswer(age: saved.age, standsInFor: saved.standsInFor) }
         span?.recordEnd(status: ending.status, errorType: failure?.groupingIdentifier)
         if pipeline.observes {
             var outcome = RequestOutcome(
                 method: method, path: ending.request?.path ?? path(), operationID: operationID, status: ending.status,
                 duration: ContinuousClock.now - start, attempts: record.attempts, retries: record.retries,
                 repairs: ending.repairs)
+            outcome.savedAnswer = ending.savedAnswer
             if let failure { outcome.fail(with: failure) }
             pipeline.report(outcome, request: ending.request, record: record)
         }

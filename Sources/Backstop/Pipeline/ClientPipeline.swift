@@ -15,19 +15,21 @@ import OpenAPIRuntime
 /// 1. **Observation**: ``logging``, ``metrics`` and ``tracing`` see each call once, with its
 ///    attempts, retries and outcome, whatever happens inside.
 /// 2. **Coalescing**: ``coalescing`` lets an identical GET already in flight answer a call.
-/// 3. **Concurrency limit**: ``concurrencyLimit`` lets so many calls in at once and queues the rest.
-/// 4. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
-/// 5. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
-/// 6. **Retry**: ``retry`` within ``retryBudget``.
-/// 7. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
+/// 3. **Saved answers**: ``savedAnswers`` saves each call's good answer, and answers it when a
+///    later call fails because of the backend or the network, saying so.
+/// 4. **Concurrency limit**: ``concurrencyLimit`` lets so many calls in at once and queues the rest.
+/// 5. **App-wide codes**: ``generalCodes`` hears the final answer of each call.
+/// 6. **Total timeout**: ``timeout`` bounds the whole call, retries and backoff included.
+/// 7. **Retry**: ``retry`` within ``retryBudget``.
+/// 8. **Circuit breaker**: ``circuitBreaker`` refuses attempts at once while their backend is
 ///    failing, and counts each attempt's outcome.
-/// 8. **Hedging**: ``hedging`` sends an idempotent request again beside a slow attempt.
-/// 9. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
-/// 10. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
-/// 11. **Redirects**: ``redirects`` follows the redirects an attempt is answered with, each
+/// 9. **Hedging**: ``hedging`` sends an idempotent request again beside a slow attempt.
+/// 10. **Authentication**: ``authentication`` puts the credential on each attempt and refreshes it.
+/// 11. **Attempt timeout**: ``attemptTimeout`` bounds each attempt.
+/// 12. **Redirects**: ``redirects`` follows the redirects an attempt is answered with, each
 ///     through the middlewares and the transport again.
-/// 12. **The app's middlewares**: ``middlewares``, first to last, around each attempt.
-/// 13. **Transport**: the client's `ClientTransport`, or the rest of a generated client's
+/// 13. **The app's middlewares**: ``middlewares``, first to last, around each attempt.
+/// 14. **Transport**: the client's `ClientTransport`, or the rest of a generated client's
 ///     chain, which hands redirects back rather than following them.
 ///
 /// One runner runs them in this order for ``APIClient`` and ``PipelineMiddleware`` alike; a
@@ -38,11 +40,13 @@ import OpenAPIRuntime
 /// once per call, not once per attempt; the breaker counts attempts, not calls, so an outage
 /// opens it within one call's retries, and a retry that meets an open circuit ends the call at
 /// once; a call waiting for its turn under the concurrency limit is logged with its wait, but
-/// the wait does not count against its timeout.
+/// the wait does not count against its timeout; and every failure the backend or the network
+/// causes below the saved answers, an open circuit's, a full queue's, a maintenance code's and a
+/// timeout's included, can be answered from them, for every call sharing a coalesced exchange.
 ///
 /// Copies share state: ``retryBudget``, ``circuitBreaker``, ``concurrencyLimit``,
-/// ``coalescing``, the latencies ``hedging`` learns and the episodes of ``generalCodes`` are the
-/// same in every copy, so clients made from one pipeline share one budget, one breaker and one
+/// ``coalescing``, the store of ``savedAnswers``, the latencies ``hedging`` learns and the
+/// episodes of ``generalCodes`` are the same in every copy, so clients made from one pipeline share one budget, one breaker and one
 /// limit. Give a copy new values of those stages to keep it apart.
 ///
 /// The same value serves an OpenAPI-generated client as one middleware: see
@@ -64,6 +68,9 @@ public struct ClientPipeline: Sendable {
     /// Lets identical GETs in flight at once share one exchange; `nil` (the default) sends each.
     /// ``APIClient`` and a generated client's calls through ``PipelineMiddleware`` coalesce.
     public var coalescing: RequestCoalescing?
+    /// Saves each call's good answer and answers it, marked as saved, when a later call fails
+    /// because of the backend or the network; `nil` (the default) saves nothing. See ``SavedAnswers``.
+    public var savedAnswers: SavedAnswers?
     /// Bounds the calls in flight and queues the rest; `nil` (the default) bounds nothing.
     /// Share one instance between the pipelines it bounds together.
     public var concurrencyLimit: ConcurrencyLimit?
@@ -148,6 +155,7 @@ public struct ClientPipeline: Sendable {
         tracing: RequestTracing? = nil,
         contractDrift: ContractDriftRecorder? = nil,
         coalescing: RequestCoalescing? = nil,
+        savedAnswers: SavedAnswers? = nil,
         concurrencyLimit: ConcurrencyLimit? = nil,
         generalCodes: GeneralCodeEvents? = nil,
         timeout: Duration? = defaultTimeout,
@@ -171,6 +179,7 @@ public struct ClientPipeline: Sendable {
         self.tracing = tracing
         self.contractDrift = contractDrift
         self.coalescing = coalescing
+        self.savedAnswers = savedAnswers
         self.concurrencyLimit = concurrencyLimit
         self.generalCodes = generalCodes
         self.timeout = timeout

@@ -49,6 +49,12 @@ import OpenAPIRuntime
 ///   each repair in ``ClientPipeline/contractDrift`` (excerpts redacted). A body it cannot
 ///   repair fails the call with ``APIError/decoding(_:)``. A response the repairer does not
 ///   describe is passed on untouched, and said so once per operation at `warning`.
+/// - With ``ClientPipeline/savedAnswers``, each GET's good answer is saved as received, after
+///   its repairs succeeded (and, with `throwingBusinessFailures`, its envelope read no business
+///   failure), and a failure of the backend or the network is answered from it: the generated
+///   code gets the saved status, `Content-Type`, `ETag` and `Last-Modified`, an `Age` field
+///   with its age in seconds, and the saved body with its repairs made again.
+///   ``savedAnswerRules`` opts other operations in, or one out.
 /// - With `throwingBusinessFailures`, a 2xx whose envelope reads a business failure by the
 ///   `contract` fails the call with ``APIError/server(_:)`` of `generalCodes`, as ``APIClient``
 ///   throws it, instead of handing the generated code an envelope to inspect.
@@ -57,6 +63,9 @@ public struct PipelineMiddleware: ClientMiddleware {
     public private(set) var pipeline: ClientPipeline
     /// Operations sent without the session's credential, such as `signIn` and `refreshToken`.
     public var unauthenticatedOperations: Set<String>
+    /// What operations, by ID, do with saved answers instead of what their method decides
+    /// (``SavedAnswerRule``); empty by default.
+    public var savedAnswerRules: [String: SavedAnswerRule] = [:]
 
     /// Reads business codes when a stage acts on them; `nil` when none does, so bodies are not parsed.
     private let codes: CodeReader?
@@ -158,7 +167,7 @@ public struct PipelineMiddleware: ClientMiddleware {
         }
         let options = CallOptions(
             operationID: operationID, requiresAuthentication: !unauthenticatedOperations.contains(operationID),
-            codes: codes)
+            codes: codes, savedAnswers: savedAnswerRules[operationID])
         do {
             let body = try await BodyCollection.replayable(body, upTo: pipeline.maximumResponseBytes)
             let answer = try await withoutActuallyEscaping(next) { next in
@@ -187,6 +196,10 @@ public struct PipelineMiddleware: ClientMiddleware {
                         handedOn, operationID: operationID, status: answer.status.code,
                         contentType: answer.response.headerFields[.contentType])
                 } catch {
+                    if let saved = answer.saved {
+                        // A saved answer that no longer repairs stands in for nothing.
+                        return standInFailed(saved, request: request, record: record, result: &result)
+                    }
                     let failure = pipeline.redacted(
                         APIError<NoModuleCodes, NoModuleCodes>.decoding(error), request: request, record: record)
                     result = .failure(failure)
@@ -199,12 +212,42 @@ public struct PipelineMiddleware: ClientMiddleware {
             }
             let failure: APIError<NoModuleCodes, NoModuleCodes>? =
                 answer.status.code >= 400 ? .http(HTTPFailure(status: answer.status)) : nil
-            result = .success((answer.response, HTTPBody(handedOn)))
-            return CallEnding(failure: failure, request: request, status: answer.status, repairs: repairs)
+            if failure == nil { answer.pendingSave?.commit() }
+            var response = answer.response
+            var ending = CallEnding(failure: failure, request: request, status: answer.status, repairs: repairs)
+            if let saved = answer.saved {
+                response.headerFields[.age] = String(saved.age.components.seconds)
+                ending.savedAnswer = CallEnding.SavedAnswer(age: saved.age, standsInFor: Self.failure(of: saved).groupingIdentifier)
+            }
+            result = .success((response, HTTPBody(handedOn)))
+            return ending
         } catch {
             let failure = pipeline.redacted(APIError<NoModuleCodes, NoModuleCodes>(thrown: error), request: request, record: record)
             result = .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record))
             return CallEnding(failure: failure, request: request)
+        }
+    }
+
+    /// Ends a call whose saved answer could not be repaired with the failure it stood in for.
+    private func standInFailed(
+        _ saved: SavedAnswerServing, request: HTTPRequest, record: CallRecord, result: inout Result<(HTTPResponse, HTTPBody?), any Error>?
+    ) -> CallEnding {
+        let failure = pipeline.redacted(Self.failure(of: saved), request: request, record: record)
+        switch saved.failure {
+        case .thrown(let error):
+            result = .failure(pipeline.redacted(surfaced: Self.surfaced(error), request: request, record: record))
+            return CallEnding(failure: failure, request: request)
+        case .answer(let failed):
+            result = .success((failed.response, HTTPBody(failed.body)))
+            return CallEnding(failure: failure, request: request, status: failed.status)
+        }
+    }
+
+    /// The failure a saved answer stood in for, as logs and metrics report it.
+    private static func failure(of saved: SavedAnswerServing) -> APIError<NoModuleCodes, NoModuleCodes> {
+        switch saved.failure {
+        case .thrown(let error): APIError<NoModuleCodes, NoModuleCodes>(thrown: error)
+        case .answer(let failed): .http(HTTPFailure(status: failed.status))
         }
     }
 

@@ -51,6 +51,8 @@ public final class AuthSession<A: Authenticator>: Sendable {
 
     private let events = EventBroadcast<SignedOut>()
     private let state: SessionState<A>
+    /// The stores its calls save answers to, which lose its user's answers when the user leaves.
+    private let savedAnswerStores = LockedValue<[ObjectIdentifier: any SavedAnswerStore]>([:])
 
     /// A session that applies and refreshes credentials with `authenticator`.
     ///
@@ -74,9 +76,13 @@ public final class AuthSession<A: Authenticator>: Sendable {
             refreshTimeout.map { $0 > .zero } ?? true, "AuthSession: refreshTimeout must be more than zero, not \(refreshTimeout ?? .zero)")
         self.authenticator = authenticator
         self.refreshTimeout = refreshTimeout
+        let stores = savedAnswerStores
         state = SessionState(
             authenticator: authenticator, credential: credential, limit: limit, refreshTimeout: refreshTimeout, clock: clock,
-            events: events)
+            events: events,
+            userLeft: { user in
+                for store in stores.withLock({ Array($0.values) }) { store.removeAnswers(of: user) }
+            })
     }
 
     deinit { events.finish() }
@@ -88,10 +94,21 @@ public final class AuthSession<A: Authenticator>: Sendable {
     package var refreshWaiters: Int { state.refreshWaiters }
 
     /// Starts a session with `credential`, as after the user signed in.
+    ///
+    /// When the user is not the one signed in before (``Authenticator/savedAnswerUser(of:)``,
+    /// or always when it names none), the saved answers of the one before are removed.
     public func signIn(_ credential: A.Credential) { state.signIn(credential) }
 
-    /// Ends the session at the app's request; no event is published.
+    /// Ends the session at the app's request; no event is published. The user's saved answers
+    /// are removed from every store the session's calls saved to (``SavedAnswers``), as they
+    /// are when the session ends without the app asking.
     public func signOut() { state.signOut() }
+
+    var savedAnswerUser: String? { state.savedAnswerUser }
+
+    func keepsSavedAnswers(in store: any SavedAnswerStore) {
+        savedAnswerStores.withLock { $0[ObjectIdentifier(store)] = store }
+    }
 
     var credentialIdentity: RequestCoalescing.Credential {
         RequestCoalescing.Credential(session: ObjectIdentifier(self), signIn: state.signIn)

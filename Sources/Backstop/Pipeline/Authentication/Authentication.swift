@@ -26,6 +26,13 @@ protocol AuthenticationStage: Sendable {
     /// ones never share an answer.
     var credentialIdentity: RequestCoalescing.Credential { get }
 
+    /// Whose answers a call sent now saves (``SavedAnswerKey/user``); `nil` while signed out.
+    var savedAnswerUser: String? { get }
+
+    /// Removes its user's answers from `store` whenever the session signs out or another user
+    /// signs in, from now on; a store given twice is kept once.
+    func keepsSavedAnswers(in store: any SavedAnswerStore)
+
     /// Sends `request` with the current credential through `attempt`, refreshing and replaying
     /// once when the answer says the credential no longer works. `attempt` is told whose
     /// credential each attempt carries, as ``credentialIdentity`` names it.

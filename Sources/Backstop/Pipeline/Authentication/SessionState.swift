@@ -1,3 +1,5 @@
+import Foundation
+
 /// The credential of one ``AuthSession`` and its refreshes, shared by every call that uses
 /// the session: the single-flight rules live here.
 ///
@@ -26,6 +28,8 @@ final class SessionState<A: Authenticator>: Sendable {
         var signIns = 0
         /// When each recent refresh started, on `elapsed`'s clock.
         var refreshes: [Duration] = []
+        /// Whose answers calls save (``SavedAnswerKey/user``); `nil` while signed out.
+        var user: String?
     }
 
     private let authenticator: A
@@ -37,13 +41,19 @@ final class SessionState<A: Authenticator>: Sendable {
     /// later passes it however the tasks interleave.
     private let refreshDeadline: (@Sendable () -> @Sendable () async throws -> Void)?
     private let events: EventBroadcast<SignedOut>
+    /// Hears the name of a user who signed out, or whom another user replaced, to remove that
+    /// user's saved answers.
+    private let userLeft: @Sendable (String) -> Void
 
     init(
         authenticator: A, credential: A.Credential?, limit: RefreshLimit, refreshTimeout: Duration?, clock: some Clock<Duration>,
-        events: EventBroadcast<SignedOut>
+        events: EventBroadcast<SignedOut>, userLeft: @escaping @Sendable (String) -> Void
     ) {
         self.authenticator = authenticator
-        state = LockedValue(State(phase: credential.map(Phase.signedIn) ?? .signedOut(ClientFailure(.signedOut))))
+        var initial = State(phase: credential.map(Phase.signedIn) ?? .signedOut(ClientFailure(.signedOut)))
+        initial.user = credential.map { Self.user(of: $0, by: authenticator) }
+        state = LockedValue(initial)
+        self.userLeft = userLeft
         self.limit = limit
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
@@ -56,6 +66,15 @@ final class SessionState<A: Authenticator>: Sendable {
 
     /// The current sign-in: one more at every sign-in and sign-out, the app's or the backend's.
     var signIn: Int { state.withLock { $0.signIns } }
+
+    /// Whose answers calls save now; `nil` while signed out.
+    var savedAnswerUser: String? { state.withLock { $0.user } }
+
+    /// The name of `credential`'s user: the authenticator's, else one made afresh, never
+    /// given to another sign-in.
+    private static func user(of credential: A.Credential, by authenticator: A) -> String {
+        authenticator.savedAnswerUser(of: credential) ?? "sign-in-" + UUID().uuidString
+    }
 
     /// Makes each refresh's deadline, `timeout` after it starts on `clock`, and the sleep until it.
     ///
@@ -229,29 +248,36 @@ final class SessionState<A: Authenticator>: Sendable {
 
     /// Starts a session with `credential`.
     func signIn(_ credential: A.Credential) {
-        let replaced: RefreshFlight? = state.withLock { state in
+        let user = Self.user(of: credential, by: authenticator)
+        let (replaced, left): (RefreshFlight?, String?) = state.withLock { state in
+            let left = state.user == user ? nil : state.user
             defer {
                 state.phase = .signedIn(credential)
                 state.generation += 1
                 state.signIns += 1
                 state.refreshes = []
+                state.user = user
             }
-            if case .refreshing(let flight, _) = state.phase { return flight }
-            return nil
+            if case .refreshing(let flight, _) = state.phase { return (flight, left) }
+            return (nil, left)
         }
+        if let left { userLeft(left) }
         replaced?.finish(.refreshed)
     }
 
     /// Ends the session because the app asked, without an event.
     func signOut() {
-        let replaced: RefreshFlight? = state.withLock { state in
+        let (replaced, left): (RefreshFlight?, String?) = state.withLock { state in
+            let left = state.user
             defer {
                 state.phase = .signedOut(ClientFailure(.signedOut, detail: "the app signed out"))
                 state.signIns += 1
+                state.user = nil
             }
-            if case .refreshing(let flight, _) = state.phase { return flight }
-            return nil
+            if case .refreshing(let flight, _) = state.phase { return (flight, left) }
+            return (nil, left)
         }
+        if let left { userLeft(left) }
         replaced?.finish(.refreshed)
     }
 
@@ -288,6 +314,9 @@ final class SessionState<A: Authenticator>: Sendable {
         if case .signedOut(let earlier) = state.phase { return earlier }
         state.phase = .signedOut(failure)
         state.signIns += 1
+        // Under the session's lock: a store removes at once, and never calls back into a session.
+        if let left = state.user { userLeft(left) }
+        state.user = nil
         events.publish(SignedOut(reason: reason))
         return failure
     }

@@ -13,6 +13,10 @@ import Logging
 ///
 /// `GET /groups/42 → 200 in 12 ms, 1 attempt, 0 repairs`
 ///
+/// A call a saved answer stood in for (``SavedAnswers``) says how old it was and what it stood
+/// in for: `GET /groups/42 → 200 in 3 ms, 0 attempts, 0 repairs, saved answer 125 s old for
+/// client.circuitOpen`, with `saved_answer_age_s` and `saved_answer_for` in its metadata.
+///
 /// Secrets never reach the log handler: what the pipeline's ``ClientPipeline/redaction``
 /// defines as secret (credentials, cookies, the session's credential, the configured header
 /// fields and credential-like query items) is replaced by `<redacted>` wherever it appears in
@@ -66,10 +70,20 @@ public struct RequestLogging: Sendable {
             metadata["layer"] = .string(failure.layer)
             metadata["error"] = .string(failure.description)
         }
+        var saved = ""
+        if let savedAnswer = outcome.savedAnswer {
+            let age = String(savedAnswer.age.components.seconds)
+            metadata["saved_answer_age_s"] = .string(age)
+            saved = ", saved answer \(age) s old"
+            if let standsInFor = savedAnswer.standsInFor {
+                metadata["saved_answer_for"] = .string(standsInFor)
+                saved += " for " + standsInFor
+            }
+        }
         let line = Self.line(
             method, " ", path, " → ", code ?? "", code == nil ? "" : " ", "in ", milliseconds, " ms, ", attempts,
             outcome.attempts == 1 ? " attempt, " : " attempts, ", repairs, outcome.repairs == 1 ? " repair" : " repairs",
-            failure == nil ? "" : ": ", failure?.description ?? "")
+            saved, failure == nil ? "" : ": ", failure?.description ?? "")
         logger.log(level: level, Logger.Message(stringLiteral: line), metadata: metadata)
     }
 

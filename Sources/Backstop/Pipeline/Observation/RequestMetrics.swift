@@ -14,6 +14,9 @@ import Metrics
 /// - `backstop_repairs_total` (counter): `operation`; counts each repair lenient decoding made.
 /// - `backstop_refreshes_total` (counter): `outcome` (`succeeded`, `failed`, `interrupted`,
 ///   `tooMany`), for each token refresh a call of this pipeline started.
+/// - `backstop_saved_answers_total` (counter): `operation`, `outcome` (`saved`, `answered`,
+///   `revalidated`, `evicted`): answers the ``SavedAnswers`` stage saved, answered in place of a
+///   failure, renewed after a `304`, and removed from the store to make room or for their age.
 ///
 /// `operation` is the endpoint's ``Endpoint/operationID`` (a generated client's operation
 /// ID). Its default is bounded: the path template, or the path with identifier-like segments
@@ -44,6 +47,12 @@ public struct RequestMetrics: Sendable {
     /// Counts one token refresh, with `outcome` such as `succeeded` or `failed`.
     func recordRefresh(outcome: String) {
         handles.counter("refreshes_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
+    /// Counts `count` saved-answer events of `operation` with `outcome` (`saved`, `answered`,
+    /// `revalidated`, `evicted`).
+    func recordSavedAnswer(operation: String, outcome: String, count: Int = 1) {
+        handles.counter("saved_answers_total", dimensions: [("operation", operation), ("outcome", outcome)]).increment(by: count)
     }
 
     func record(_ outcome: RequestOutcome) {

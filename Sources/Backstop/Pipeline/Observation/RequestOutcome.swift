@@ -14,6 +14,8 @@ struct RequestOutcome: Sendable {
     /// The layer (`transport`, `http`, …), the grouping identifier and the one-line
     /// description of the error, when the call failed.
     var failure: (layer: String, identifier: String, description: String)?
+    /// Set when a saved answer stood in for the call's failure.
+    var savedAnswer: CallEnding.SavedAnswer?
 
     /// Records `error` as the call's failure.
     mutating func fail(with error: any ReportedFailure) {

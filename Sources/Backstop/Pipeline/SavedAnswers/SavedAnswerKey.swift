@@ -30,15 +30,17 @@ public struct SavedAnswerKey: Hashable, Sendable, Codable {
         self.user = user
     }
 
-    /// One string that names this key and no other, for a store's primary key: the user's
-    /// length and name, then the method, the URL and each representation field on lines of
-    /// their own (header field values and URLs hold no line break).
+    /// One string that names this key and no other, for a store's primary key: each part as
+    /// its length in bytes, a colon and its text (`-` for no user), so no text a part holds can
+    /// make it read as another key's.
     public var id: String {
-        var id = user.map { "\($0.utf8.count):\($0)" } ?? "-"
-        id += "\n" + method + "\n" + url
-        for field in representation { id += "\n" + field }
+        var id = user.map(Self.counted) ?? "-"
+        id += Self.counted(method) + Self.counted(url)
+        for field in representation { id += Self.counted(field) }
         return id
     }
+
+    private static func counted(_ text: String) -> String { String(text.utf8.count) + ":" + text }
 
     /// How many bytes the key's text takes, counted against a store's limits.
     public var byteCount: Int {

@@ -29,6 +29,9 @@ package protocol CallSpan: Sendable {
     /// How the call ended: the final status, if an answer came, and the error's grouping
     /// identifier when it failed (never its description, which may carry what the user sent).
     func recordEnd(status: HTTPResponse.Status?, errorType: String?)
+    /// A saved answer `age` old stood in for the call's failure, whose grouping identifier is
+    /// `standsInFor` (``SavedAnswers``).
+    func recordSavedAnswer(age: Duration, standsInFor: String?)
 }
 
 /// What a span is named and tagged with before the call starts.
