@@ -241,6 +241,8 @@ let package = Package(
             dependencies: [
                 "Backstop",
                 "BackstopSQLite",
+                "BackstopTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 // Only to make the files a store must refuse: another program's, a later version's.
                 guarded("GRDB", "GRDB.swift", by: "SQLite"),
                 .product(name: "Logging", package: "swift-log"),
