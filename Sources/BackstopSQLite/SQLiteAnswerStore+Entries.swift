@@ -21,7 +21,9 @@ extension SQLiteAnswerStore {
     func entry(for key: String) async -> StoredEntry? {
         let oldest = oldestKept(at: now())
         let (unwritten, database, written) = state.withLock { state -> (StoredEntry?, Task<OpenedDatabase?, Never>, Int) in
-            if let save = state.pending.saves[key] ?? state.writing[key] { return (save.entry, state.database, 0) }
+            if let entry = state.pending.saves[key]?.entry ?? state.writing[key]?.entry ?? state.recent[key] {
+                return (entry, state.database, 0)
+            }
             state.readsInFlight += 1
             return (nil, state.database, state.writtenRemovals)
         }
@@ -46,14 +48,13 @@ extension SQLiteAnswerStore {
         guard let opened = await database.value else { return nil }
         do {
             return try await opened.writer.read { db in
-                try Row.fetchOne(
-                    db,
+                // Cached: prepared once per connection, not at each lookup.
+                let statement = try db.cachedStatement(
                     sql: """
                         SELECT user, savedAt, size, status, contentType, entityTag, lastModified, body
                         FROM answer WHERE key = ?
-                        """,
-                    arguments: [key]
-                ).map { row in
+                        """)
+                return try Row.fetchOne(statement, arguments: [key]).map { row in
                     StoredEntry(
                         key: key, user: row[0], savedAt: Date(timeIntervalSinceReferenceDate: row[1]), status: row[3], contentType: row[4],
                         entityTag: row[5], lastModified: row[6], body: row[7], size: row[2])
@@ -107,6 +108,7 @@ extension SQLiteAnswerStore {
             case .key(let key): state.writing[key] = nil
             case .user(let user): state.writing = state.writing.filter { $0.value.entry.user != user }
             }
+            state.recent.remove(removal)
             return Self.startsWriting(&state)
         }
         if starts { startWriting() }
@@ -136,18 +138,24 @@ extension SQLiteAnswerStore {
     /// ``flush()``.
     private func writePending() async {
         while true {
-            let next: (PendingWrites, Task<OpenedDatabase?, Never>)? = state.withLock { state in
+            let next: (PendingWrites, Task<OpenedDatabase?, Never>, Int)? = state.withLock { state in
                 guard !state.pending.isEmpty else { return nil }
                 let batch = state.pending.take()
                 state.writing = batch.saves
-                return (batch, state.database)
+                return (batch, state.database, state.removalCount)
             }
             var failed = false
-            if let (batch, database) = next {
+            if let (batch, database, removalsBefore) = next {
                 let evicted = await write(batch, to: database)
                 state.withLock { state in
                     state.writing = [:]
-                    if evicted != nil {
+                    if let evicted {
+                        // What a removal asked for during the write covers is not remembered.
+                        for save in batch.saves.values
+                        where !state.removed(save.entry, since: removalsBefore) && state.pending.saves[save.entry.key] == nil {
+                            state.recent.insert(save.entry)
+                        }
+                        for key in evicted { state.recent.remove(key) }
                         state.writtenRemovals = max(state.writtenRemovals, batch.lastRemoval)
                         state.forgetWrittenRemovals()
                     } else if !batch.removals.isEmpty {
@@ -160,7 +168,7 @@ extension SQLiteAnswerStore {
                 if let evicted {
                     // Each eviction is told once: to the first save written with or after it.
                     let told = state.withLock { state in
-                        let all = state.unreportedEvictions + evicted + batch.dropped
+                        let all = state.unreportedEvictions + evicted.count + batch.dropped
                         state.unreportedEvictions = batch.saves.isEmpty ? all : 0
                         return all
                     }
@@ -186,10 +194,10 @@ extension SQLiteAnswerStore {
         }
     }
 
-    /// Writes `batch`; returns how many answers were evicted, or `nil` when the write failed.
-    private func write(_ batch: PendingWrites, to database: Task<OpenedDatabase?, Never>) async -> Int? {
+    /// Writes `batch`; returns the keys of the answers evicted, or `nil` when the write failed.
+    private func write(_ batch: PendingWrites, to database: Task<OpenedDatabase?, Never>) async -> [String]? {
         // No store could be made, not even in memory: nothing is kept, so nothing is to remove.
-        guard let opened = await database.value else { return 0 }
+        guard let opened = await database.value else { return [] }
         let writing = StoreWriting(database: opened, limits: limits, oldest: oldestKept(at: now()))
         do {
             return try await opened.writer.writeWithoutTransaction { db in try writing.apply(batch, in: db) }
@@ -211,6 +219,7 @@ extension SQLiteAnswerStore {
         state.withLock { state in
             guard state.generation == opened.generation else { return }
             state.generation += 1
+            state.recent = RecentAnswers()
             let generation = state.generation
             state.database = Task {
                 await withCheckedContinuation { continuation in

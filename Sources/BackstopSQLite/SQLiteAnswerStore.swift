@@ -53,6 +53,8 @@ public final class SQLiteAnswerStore: Sendable {
         var pending = PendingWrites()
         /// The saves of the batch being written: found by lookups until it is committed.
         var writing: [String: PendingWrites.Save] = [:]
+        /// The answers written last, as the file holds them.
+        var recent = RecentAnswers()
         /// Whether a task is writing the pending writes.
         var isWriting = false
         var flushes: [CheckedContinuation<Void, Never>] = []

@@ -65,6 +65,9 @@ struct StoreFile: Sendable {
         configuration.prepareDatabase { db in
             // Deleted answers (a signed-out user's) are overwritten, not left in free pages.
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            // In WAL mode a commit survives the app's crash or kill without waiting for the disk;
+            // only a power cut can lose the last ones, which a store of answers can afford.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)

@@ -19,9 +19,9 @@ struct StoreWriting {
     /// The oldest `savedAt` kept, in seconds since 2001.
     let oldest: Double
 
-    /// Applies `batch`; returns how many answers were evicted to make room or for their age.
-    func apply(_ batch: PendingWrites, in db: Database) throws -> Int {
-        var evicted = 0
+    /// Applies `batch`; returns the keys of the answers evicted to make room or for their age.
+    func apply(_ batch: PendingWrites, in db: Database) throws -> [String] {
+        var evicted: [String] = []
         var entries = database.entries
         var bytes = database.bytes
         func deleted(_ sizes: [Int]) {
@@ -43,12 +43,14 @@ struct StoreWriting {
             }
             for save in batch.saves.values {
                 let entry = save.entry
-                deleted(try Int.fetchAll(db, sql: "DELETE FROM answer WHERE key = ? RETURNING size", arguments: [entry.key]))
-                try db.execute(
+                deleted(
+                    try Int.fetchAll(db.cachedStatement(sql: "DELETE FROM answer WHERE key = ? RETURNING size"), arguments: [entry.key]))
+                try db.cachedStatement(
                     sql: """
                         INSERT INTO answer (key, user, savedAt, usedAt, size, status, contentType, entityTag, lastModified, body)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                        """
+                ).execute(
                     arguments: [
                         entry.key, entry.user, entry.savedAt.timeIntervalSinceReferenceDate, database.useBase + save.order, entry.size,
                         entry.status,
@@ -58,25 +60,27 @@ struct StoreWriting {
                 bytes += entry.size
             }
             for (key, order) in batch.uses {
-                try db.execute(sql: "UPDATE answer SET usedAt = max(usedAt, ?) WHERE key = ?", arguments: [database.useBase + order, key])
+                try db.cachedStatement(sql: "UPDATE answer SET usedAt = max(usedAt, ?) WHERE key = ?").execute(
+                    arguments: [database.useBase + order, key])
             }
-            let expired = try Int.fetchAll(db, sql: "DELETE FROM answer WHERE savedAt < ? RETURNING size", arguments: [oldest])
-            deleted(expired)
-            evicted += expired.count
+            let expired = try Row.fetchAll(
+                db.cachedStatement(sql: "DELETE FROM answer WHERE savedAt < ? RETURNING key, size"), arguments: [oldest])
+            deleted(expired.map { $0[1] })
+            evicted += expired.map { $0[0] }
             while entries > 0 && (entries > limits.maximumEntries || bytes > limits.maximumTotalBytes) {
                 let count = max(1, entries - limits.maximumEntries)
-                let sizes = try Int.fetchAll(
-                    db,
-                    sql: "DELETE FROM answer WHERE rowid IN (SELECT rowid FROM answer ORDER BY usedAt LIMIT ?) RETURNING size",
+                let rows = try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: "DELETE FROM answer WHERE rowid IN (SELECT rowid FROM answer ORDER BY usedAt LIMIT ?) RETURNING key, size"),
                     arguments: [count])
-                if sizes.isEmpty {
+                if rows.isEmpty {
                     // The totals were wrong: what the table holds is the truth.
                     entries = 0
                     bytes = 0
                     break
                 }
-                deleted(sizes)
-                evicted += sizes.count
+                deleted(rows.map { $0[1] })
+                evicted += rows.map { $0[0] }
             }
             return .commit
         }
