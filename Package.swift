@@ -36,7 +36,7 @@ let package = Package(
         .trait(
             name: "BadBackend",
             description:
-                "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
+                "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks, and AsyncHTTPClient with SwiftNIO for the proxy."
         ),
         .trait(name: "OpenAPI", description: "The BackstopOpenAPI product: OpenAPIKit and Yams."),
         .trait(name: "Development", description: "This package's own tests: swift-clocks, swift-property-based, swift-custom-dump."),
@@ -159,6 +159,13 @@ let package = Package(
             dependencies: [
                 guarded("Hummingbird", "hummingbird", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
+                // BackstopProxy's upstream client: AsyncHTTPClient joins the BadBackend trait.
+                guarded("AsyncHTTPClient", "async-http-client", by: "BadBackend"),
+                guarded("NIOCore", "swift-nio", by: "BadBackend"),
+                guarded("NIOHTTP1", "swift-nio", by: "BadBackend"),
+                // The proxy logs credentials as Backstop's Redaction redacts them.
+                "Backstop",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Its OpenAPI document is served from OpenAPIDocumentText.swift, which
@@ -237,8 +244,16 @@ let package = Package(
                 "BackstopTestSupport",
                 "BackstopCLI",
                 "Backstop",
+                "BackstopJSON",
                 guarded("ArgumentParser", "swift-argument-parser", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
+                // BackstopProxy's tests: a client that streams, an upstream of their own, its log.
+                guarded("AsyncHTTPClient", "async-http-client", by: "BadBackend"),
+                guarded("NIOCore", "swift-nio", by: "BadBackend"),
+                guarded("NIOHTTP1", "swift-nio", by: "BadBackend"),
+                guarded("Hummingbird", "hummingbird", by: "BadBackend"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
                 guarded("Clocks", "swift-clocks", by: "Development"),
             ]

@@ -40,7 +40,7 @@ public final class BadBackend: Service, Sendable {
     let tokens: TokenStore
     let clock: BackendClock
     let burstRoom = BurstRoom()
-    private let listener = Listener()
+    private let listener = Listener(name: "BadBackend")
 
     /// - Parameters:
     ///   - configuration: Where to listen and how to behave; loopback on a free port by default.
@@ -125,39 +125,5 @@ public final class BadBackend: Service, Sendable {
     public struct NotListening: Error, CustomStringConvertible {
         /// Why, in one line.
         public let description: String
-    }
-}
-
-/// Whether the server listens yet, for callers waiting for its address.
-@available(macOS 14, iOS 17, tvOS 17, *)
-private actor Listener {
-    private var result: Swift.Result<URL, BadBackend.NotListening>?
-    private var waiters: [CheckedContinuation<Swift.Result<URL, BadBackend.NotListening>, Never>] = []
-
-    func bound(host: String, port: Int) {
-        let name = host.contains(":") ? "[\(host)]" : host
-        guard result == nil else { return }
-        if let url = URL(string: "http://\(name):\(port)") {
-            finish(.success(url))
-        } else {
-            finish(.failure(BadBackend.NotListening(description: "BadBackend bound \(host):\(port), which makes no URL")))
-        }
-    }
-
-    func stopped(because reason: String) {
-        finish(.failure(BadBackend.NotListening(description: "BadBackend is not listening: \(reason)")))
-    }
-
-    func url() async throws(BadBackend.NotListening) -> URL {
-        let outcome: Swift.Result<URL, BadBackend.NotListening>
-        if let result { outcome = result } else { outcome = await withCheckedContinuation { waiters.append($0) } }
-        return try outcome.get()
-    }
-
-    private func finish(_ outcome: Swift.Result<URL, BadBackend.NotListening>) {
-        // A server that has stopped is not listening, whatever it did before.
-        result = outcome
-        for waiter in waiters { waiter.resume(returning: outcome) }
-        waiters = []
     }
 }
