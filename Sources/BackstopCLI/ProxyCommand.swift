@@ -19,7 +19,7 @@ struct ProxyCommand: AsyncParsableCommand {
 
             A request picks its misbehaviour with the header Backstop-Scenario: NAME[; key=value…] \
             (Backstop-Scenario: none for a clean answer); --scenario sets one for requests that \
-            name none, and --fault-rate gives them a random fault from bom, trailing-commas, \
+            name none, and --fault-rate gives them a random fault from byte-order-mark, trailing-commas, \
             latin-1, nan, reset and http-5xx (the same --seed replays the same faults). Example:
               curl -H 'Backstop-Scenario: latency; ms=800; jitter=200' http://127.0.0.1:<port>/v1/orders
 
@@ -33,7 +33,8 @@ struct ProxyCommand: AsyncParsableCommand {
     )
 
     private static let scenarios = """
-        bom, trailing-commas, latin-1, nan   that dirt in a JSON answer's bytes
+        byte-order-mark, trailing-commas, latin-1, nan
+                                             that dirt in a JSON answer's bytes
         latency; ms=1000; jitter=0           the answer no sooner than ms ± jitter after the request
         bandwidth; rate=10                   the answer trickled at rate KB/s
         reset; after=0                       forwarded, then the connection reset after that many body bytes

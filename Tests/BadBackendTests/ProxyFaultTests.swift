@@ -29,9 +29,7 @@ struct ProxyFaultTests {
                 #expect(dirty.header("Content-Length") == String(dirty.body.count))
                 struct Echoed: Decodable { let data: Payload }
                 struct Payload: Decodable { let method: String }
-                let decoded = try ResilientJSONDecoder().decodeWithReport(Echoed.self, from: dirty.body)
-                #expect(decoded.value.data.method == "POST")
-                #expect(!decoded.repairs.isEmpty)
+                #expect(try ResilientJSONDecoder().decode(Echoed.self, from: dirty.body).data.method == "POST")
             }
         }
     }

@@ -12,7 +12,7 @@ struct ProxyScenarioTests {
     @Test(
         "Each scenario reads back from its own description, defaults filled in",
         arguments: [
-            ("bom", ProxyScenario.dirt(.byteOrderMark)),
+            ("byte-order-mark", ProxyScenario.dirt(.byteOrderMark)),
             ("trailing-commas", .dirt(.trailingCommas)),
             ("latin-1", .dirt(.latin1)),
             ("NaN", .dirt(.notANumber)),
@@ -37,7 +37,7 @@ struct ProxyScenarioTests {
         arguments: [
             (
                 "slow",
-                "no proxy scenario is named 'slow'; the names are bom, trailing-commas, latin-1, nan, latency, bandwidth, reset, timeout, slow-close, http-5xx"
+                "no proxy scenario is named 'slow'; the names are byte-order-mark, trailing-commas, latin-1, nan, latency, bandwidth, reset, timeout, slow-close, http-5xx"
             ),
             ("latency; ms", "'ms' in scenario 'latency' is not key=value"),
             ("latency; ms=-1", "ms=-1 in scenario 'latency' is not a whole number from 0 to 600000"),
@@ -45,7 +45,7 @@ struct ProxyScenarioTests {
             ("bandwidth; rate=0", "rate=0 in scenario 'bandwidth' is not a whole number from 1 to 1000000"),
             ("http-5xx; status=404", "status=404 in scenario 'http-5xx' is not a whole number from 500 to 599"),
             ("http-5xx; ratio=2", "ratio=2 in scenario 'http-5xx' is not a number from 0 to 1"),
-            ("bom; x=1", "scenario 'bom' takes no parameter 'x'"),
+            ("byte-order-mark; x=1", "scenario 'byte-order-mark' takes no parameter 'x'"),
         ])
     func refuses(text: String, message: String) {
         #expect(throws: ProxyScenario.Invalid.self) { try ProxyScenario(parsing: text) }
@@ -111,7 +111,7 @@ struct ProxyScenarioTests {
             (["--upstream", "http://"], "--upstream must be an http or https URL with a host, such as https://staging.example.com"),
             (
                 ["--upstream", "http://x", "--scenario", "lag"],
-                "--scenario: no proxy scenario is named 'lag'; the names are bom, trailing-commas, latin-1, nan, latency, bandwidth, reset, timeout, slow-close, http-5xx"
+                "--scenario: no proxy scenario is named 'lag'; the names are byte-order-mark, trailing-commas, latin-1, nan, latency, bandwidth, reset, timeout, slow-close, http-5xx"
             ),
             (["--upstream", "http://x", "--fault-rate", "2"], "--fault-rate must be 0 to 1"),
             (["--upstream", "http://x", "--upstream-timeout", "0"], "--upstream-timeout must be above 0 and at most 3600 seconds"),

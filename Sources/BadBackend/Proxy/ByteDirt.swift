@@ -7,7 +7,7 @@
 /// where there is no number).
 public enum ByteDirt: String, Sendable, Hashable, CaseIterable {
     /// A UTF-8 byte order mark (EF BB BF) before the JSON, as Windows tools write it.
-    case byteOrderMark = "bom"
+    case byteOrderMark = "byte-order-mark"
     /// A comma after the last member of every object and array that has one: `{"a":[1,],}`.
     case trailingCommas = "trailing-commas"
     /// Characters U+0080 to U+00FF sent as single Latin-1 bytes (`é` as 0xE9), which is not

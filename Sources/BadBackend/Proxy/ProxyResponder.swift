@@ -85,7 +85,7 @@ struct ProxyResponder: HTTPResponder {
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: configuration.maximumRequestBodyBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             return exchange.made(
                 .contentTooLarge, "a request body is at most \(configuration.maximumRequestBodyBytes) bytes; it was not forwarded")
         }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// | Name | Parameters | What the client gets |
 /// | --- | --- | --- |
-/// | `bom`, `trailing-commas`, `latin-1`, `nan` | | the answer with that ``ByteDirt`` (JSON answers only) |
+/// | `byte-order-mark`, `trailing-commas`, `latin-1`, `nan` | | the answer with that ``ByteDirt`` (JSON answers only) |
 /// | `latency` | `ms` (1000), `jitter` (0) | the answer no sooner than `ms` ± `jitter` after the request arrived |
 /// | `bandwidth` | `rate` (KB/s, 10) | the answer trickled at that rate, a tenth of a second's worth at a time |
 /// | `reset` | `after` (bytes, 0) | the request is forwarded; the connection is reset after `after` bytes of the answer's body (before its head when 0) |
@@ -87,7 +87,7 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
         try reader.finish()
     }
 
-    /// The scenario's name: `bom`, `latency`, `http-5xx`.
+    /// The scenario's name: `byte-order-mark`, `latency`, `http-5xx`.
     public var name: String {
         switch self {
         case .dirt(let dirt): dirt.rawValue
