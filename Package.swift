@@ -36,7 +36,7 @@ let package = Package(
         .trait(
             name: "BadBackend",
             description:
-                "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
+                "The BadBackend product and the backstop command (with the OpenAPI trait, as they serve OpenAPI documents): Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
         ),
         .trait(name: "OpenAPI", description: "The BackstopOpenAPI product: OpenAPIKit and Yams."),
         .trait(name: "Development", description: "This package's own tests: swift-clocks, swift-property-based, swift-custom-dump."),
@@ -154,9 +154,13 @@ let package = Package(
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
+        // It serves an app's own OpenAPI document too (`backstop serve --openapi`), so the
+        // BadBackend product needs the OpenAPI trait beside its own.
         .target(
             name: "BadBackend",
             dependencies: [
+                "BackstopOpenAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 guarded("Hummingbird", "hummingbird", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 .product(name: "Logging", package: "swift-log"),
