@@ -233,11 +233,13 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // BadBackend over real loopback HTTP, and `backstop check` in-process.
+        // BadBackend over real loopback HTTP (its own resources and documents in Tests/Documents),
+        // and `backstop check`, `serve` and `rehearse` in-process.
         .testTarget(
             name: "BadBackendTests",
             dependencies: [
                 "BadBackend",
+                "BackstopOpenAPI",
                 "BackstopTestSupport",
                 "BackstopCLI",
                 "Backstop",

@@ -63,7 +63,7 @@ struct SchemaDirtying {
         case .array(var elements):
             guard let items = schema.items, schema.kind == .array else { return value }
             for offset in elements.indices { elements[offset] = dirty(elements[offset], schema: items, depth: depth + 1) }
-            if dirt == .brokenArrayElement, !elements.isEmpty, let broken = Self.broken(schemas[items].kind) {
+            if dirt == .brokenArrayElement, !elements.isEmpty, let broken = broken(items) {
                 changes += 1
                 elements[elements.count / 2] = broken
             }
@@ -115,13 +115,18 @@ struct SchemaDirtying {
         }
     }
 
-    /// A value an element of this kind cannot be read as.
-    private static func broken(_ kind: CompiledSchema.Kind) -> SampleJSON? {
-        switch kind {
-        case .object, .array: .string("broken")
-        case .string: .object([("broken", .bool(true))])
-        case .integer, .number, .boolean: .object([])
-        case .any, .null, .alternatives: nil
+    /// A value an element of schema `index` cannot be read as; `nil` when any value fits it.
+    private func broken(_ index: Int) -> SampleJSON? {
+        let schema = schemas[index]
+        switch schema.kind {
+        case .object, .array: return .string("broken")
+        case .string: return .object([("broken", .bool(true))])
+        case .integer, .number, .boolean: return .object([])
+        case .alternatives:
+            let kinds = Set(schema.alternatives.map { schemas[$0].kind })
+            if kinds.contains(.any) { return nil }
+            return kinds.contains(.string) ? .array([.bool(true)]) : .string("broken")
+        case .any, .null: return nil
         }
     }
 
