@@ -36,7 +36,7 @@ let package = Package(
         .trait(
             name: "BadBackend",
             description:
-                "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks, and AsyncHTTPClient with SwiftNIO for the proxy."
+                "The BadBackend product and the backstop command (with the OpenAPI trait, as they serve OpenAPI documents): Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks, and AsyncHTTPClient with SwiftNIO for the proxy."
         ),
         .trait(name: "OpenAPI", description: "The BackstopOpenAPI product: OpenAPIKit and Yams."),
         .trait(name: "Development", description: "This package's own tests: swift-clocks, swift-property-based, swift-custom-dump."),
@@ -154,9 +154,12 @@ let package = Package(
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
+        // It serves an app's own OpenAPI document too (`backstop serve --openapi`), so the
+        // BadBackend product needs the OpenAPI trait beside its own.
         .target(
             name: "BadBackend",
             dependencies: [
+                "BackstopOpenAPI",
                 guarded("Hummingbird", "hummingbird", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 // BackstopProxy's upstream client: AsyncHTTPClient joins the BadBackend trait.
@@ -236,11 +239,13 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // BadBackend over real loopback HTTP, and `backstop check` in-process.
+        // BadBackend over real loopback HTTP (its own resources and documents in Tests/Documents),
+        // and `backstop check`, `serve` and `rehearse` in-process.
         .testTarget(
             name: "BadBackendTests",
             dependencies: [
                 "BadBackend",
+                "BackstopOpenAPI",
                 "BackstopTestSupport",
                 "BackstopCLI",
                 "Backstop",

@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
     import ServiceLifecycle
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// A real HTTP server that breaks its contracts on purpose, for end-to-end tests and demos.
@@ -67,12 +68,20 @@ public final class BadBackend: Service, Sendable {
                     it misbehaves on purpose and has no real security.\n
                     """.utf8))
         }
+        if let document = configuration.document {
+            try await run(DocumentResponder(backend: self, document: document))
+        } else {
+            try await run(BackendResponder(backend: self))
+        }
+    }
+
+    private func run(_ responder: some HTTPResponder<BasicRequestContext>) async throws {
         var quiet = Logger(label: "BadBackend")
         quiet.logLevel = .critical
         let host = configuration.host
         let listener = listener
         let app = Application(
-            responder: BackendResponder(backend: self),
+            responder: responder,
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: "BadBackend"),
             onServerRunning: { channel in
                 await listener.bound(host: host, port: channel.localAddress?.port ?? 0)
