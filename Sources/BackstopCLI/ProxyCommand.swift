@@ -1,4 +1,5 @@
 import ArgumentParser
+import BackstopJSON
 import BadBackend
 import Foundation
 import Logging
@@ -16,6 +17,12 @@ struct ProxyCommand: AsyncParsableCommand {
             Redirects come back to the client. An upstream that fails or does not answer within \
             --upstream-timeout is a 502 whose JSON body says why; a request body over \
             --max-request-bytes is a 413, an answer over --max-response-bytes a 502.
+
+            With --openapi FILE (the app's OpenAPI document, YAML or JSON, 3.0 or 3.1), dirt is \
+            made where the schema of the request's operation says each value is, and \
+            numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, \
+            broken-array-element and odd-dates join the scenarios; the answer's \
+            Backstop-Scenario-Applied header says what was changed, or why nothing was.
 
             A request picks its misbehaviour with the header Backstop-Scenario: NAME[; key=value…] \
             (Backstop-Scenario: none for a clean answer); --scenario sets one for requests that \
@@ -35,6 +42,8 @@ struct ProxyCommand: AsyncParsableCommand {
     private static let scenarios = """
         byte-order-mark, trailing-commas, latin-1, nan
                                              that dirt in a JSON answer's bytes
+        numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, broken-array-element, odd-dates
+                                             with --openapi: that dirt where the operation's schema says
         latency; ms=1000; jitter=0           the answer no sooner than ms ± jitter after the request
         bandwidth; rate=10                   the answer trickled at rate KB/s
         reset; after=0                       forwarded, then the connection reset after that many body bytes
@@ -49,6 +58,12 @@ struct ProxyCommand: AsyncParsableCommand {
 
     @Option(help: "The port to bind; 0 picks a free one, which is printed.")
     var port = 0
+
+    @Option(help: "The app's OpenAPI document (YAML or JSON, 3.0 or 3.1): dirt made where its schemas say.")
+    var openapi: String?
+
+    @Option(help: "With --openapi: the most bytes read from the document.")
+    var maxBytes = InputFile.defaultLimit
 
     @Option(help: "The scenario for requests without a Backstop-Scenario header, such as 'latency; ms=500'.")
     var scenario: String?
@@ -82,10 +97,14 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         _ = try upstreamURL()
         if let scenario {
+            let parsed: ProxyScenario
             do {
-                _ = try ProxyScenario(parsing: scenario)
+                parsed = try ProxyScenario(parsing: scenario)
             } catch {
                 throw ValidationError("--scenario: \(error.description)")
+            }
+            if case .schemaDirt(let name) = parsed, openapi == nil {
+                throw ValidationError("--scenario \(name) is made from the app's OpenAPI document: give it with --openapi")
             }
         }
     }
@@ -102,14 +121,26 @@ struct ProxyCommand: AsyncParsableCommand {
 
     /// The proxy the options describe; `seed` is its seed, and the random faults' when they are on.
     @available(macOS 14, iOS 17, tvOS 17, *)
-    func proxyConfiguration(seed: UInt64) throws -> BackstopProxy.Configuration {
+    func proxyConfiguration(seed: UInt64, document: BadBackend.ServedDocument? = nil) throws -> BackstopProxy.Configuration {
         BackstopProxy.Configuration(
             upstream: try upstreamURL(), port: port,
             scenario: try scenario.map { text throws in try ProxyScenario(parsing: text) },
             randomFaults: faultRate > 0 ? RandomFaults(rate: faultRate, seed: seed) : nil,
             seed: seed,
             upstreamTimeout: .milliseconds(Int64((upstreamTimeout * 1000).rounded())),
-            maximumRequestBodyBytes: maxRequestBytes, maximumResponseBodyBytes: maxResponseBytes)
+            maximumRequestBodyBytes: maxRequestBytes, maximumResponseBodyBytes: maxResponseBytes, document: document)
+    }
+
+    /// The `--openapi` document, read; `nil` without `--openapi`.
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    func document(seed: UInt64) throws(InputFile.Unreadable) -> BadBackend.ServedDocument? {
+        guard let openapi else { return nil }
+        let data = try InputFile.contents(of: openapi, limit: maxBytes, limitName: "--max-bytes")
+        do {
+            return try BadBackend.ServedDocument(data: data, source: URL(fileURLWithPath: openapi).lastPathComponent, seed: seed)
+        } catch {
+            throw InputFile.Unreadable(path: openapi, reason: UntrustedText.escaped(error.description))
+        }
     }
 
     /// The upstream as printed: no user, password or query, where credentials would be.
@@ -133,7 +164,14 @@ struct ProxyCommand: AsyncParsableCommand {
     @available(macOS 14, iOS 17, tvOS 17, *)
     private func proxy() async throws {
         let seed = seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        let configuration = try proxyConfiguration(seed: seed)
+        let document: BadBackend.ServedDocument?
+        do {
+            document = try self.document(seed: seed)
+        } catch {
+            FileHandle.standardError.write(Data("backstop proxy: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let configuration = try proxyConfiguration(seed: seed, document: document)
         var logger = Logger(label: "backstop.proxy") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = verbose ? .debug : .info
         let proxy = BackstopProxy(configuration: configuration, logger: logger)
@@ -152,6 +190,10 @@ struct ProxyCommand: AsyncParsableCommand {
                       seed:      \(seed) (--seed \(seed) replays what scenarios draw)
 
                     """
+                if let document {
+                    text +=
+                        "  document:  \(UntrustedText.escaped(openapi ?? "")), \(document.operations.count) operations; schema-aware dirt\n"
+                }
                 if let faults = configuration.randomFaults { text += "  random faults: rate \(faults.rate)\n" }
                 // Written unbuffered: a script reading the address through a pipe must see it now.
                 FileHandle.standardOutput.write(Data((text + "Stop with Ctrl-C.\n").utf8))

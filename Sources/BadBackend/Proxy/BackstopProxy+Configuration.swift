@@ -26,12 +26,17 @@ extension BackstopProxy {
         public var maximumRequestBodyBytes: Int
         /// The largest answer body passed back; a larger one gets a 502.
         public var maximumResponseBodyBytes: Int
+        /// The app's OpenAPI document, which makes dirt schema-aware: made where the schema of
+        /// the request's operation says each value is (``ProxyScenario/schemaDirt(_:)``), and
+        /// the byte dirt too. Its `scenario` is not used: ``scenario`` is the proxy's. `nil`:
+        /// byte- and fault-level only.
+        public var document: BadBackend.ServedDocument?
 
         /// The loopback address the proxy binds unless told otherwise.
         public static let loopback = "127.0.0.1"
 
         /// Loopback on a free port, no scenario, no random faults, seed 0, 30 seconds for the
-        /// upstream, 10 MiB request bodies and 32 MiB answers.
+        /// upstream, 10 MiB request bodies and 32 MiB answers, and no document.
         public init(
             upstream: URL,
             host: String = Configuration.loopback,
@@ -41,7 +46,8 @@ extension BackstopProxy {
             seed: UInt64 = 0,
             upstreamTimeout: Duration = .seconds(30),
             maximumRequestBodyBytes: Int = 10 << 20,
-            maximumResponseBodyBytes: Int = 32 << 20
+            maximumResponseBodyBytes: Int = 32 << 20,
+            document: BadBackend.ServedDocument? = nil
         ) {
             self.upstream = upstream
             self.host = host
@@ -52,6 +58,7 @@ extension BackstopProxy {
             self.upstreamTimeout = upstreamTimeout
             self.maximumRequestBodyBytes = max(maximumRequestBodyBytes, 0)
             self.maximumResponseBodyBytes = max(maximumResponseBodyBytes, 0)
+            self.document = document
         }
     }
 }

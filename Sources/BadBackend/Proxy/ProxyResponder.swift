@@ -1,4 +1,5 @@
 import Backstop
+import BackstopOpenAPI
 import Foundation
 import HTTPTypes
 import Logging
@@ -35,31 +36,38 @@ struct ProxyResponder: HTTPResponder {
         let path = request.uri.path
         let target = Self.target(configuration.upstream, path: path, query: request.uri.query)
         let shown = URL(string: target).map { Self.redaction.redacted(url: $0) } ?? "\(configuration.upstream)\(path)"
+        var exchange = Exchange(
+            logger: proxy.logger, method: method, shownURL: shown, headers: request.headers, started: started)
+        let named: Result<ProxyScenario?, ProxyScenario.Invalid>? = request.headers.first {
+            $0.name.canonicalName == "backstop-scenario"
+        }.map { field in
+            field.value.trimmingCharacters(in: .whitespaces).lowercased() == "none"
+                ? .success(nil) : Result { () throws(ProxyScenario.Invalid) in try ProxyScenario(parsing: field.value) }
+        }
+        let configured = configuration.scenario
+        let random = configuration.randomFaults
+        let faults = configuration.document == nil ? ProxyScenario.randomFaults : ProxyScenario.randomFaultsWithDocument
+        // A function of the attempt alone, so the log and the answer name the same scenario.
+        let choose: @Sendable (Int) -> ProxyScenario? = { attempt in
+            switch named {
+            case .success(let scenario)?: scenario
+            case .failure?: nil
+            case nil: configured ?? random?.pick(among: faults, method: method, path: path, attempt: attempt)
+            }
+        }
         let entry = await proxy.requestLog.record(
             method: method, path: path, query: URLComponents(string: shown)?.percentEncodedQuery ?? "", credential: nil, body: nil,
             at: arrival
-        ) { _ in nil }
-        var exchange = Exchange(
-            logger: proxy.logger, method: method, shownURL: shown, headers: request.headers, started: started)
-
-        let scenario: ProxyScenario?
-        if let named = request.headers.first(where: { $0.name.canonicalName == "backstop-scenario" })?.value {
-            if named.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
-                scenario = nil
-            } else {
-                do {
-                    scenario = try ProxyScenario(parsing: named)
-                } catch {
-                    return exchange.made(.badRequest, "Backstop-Scenario: \(error.description)")
-                }
-            }
-        } else if let configured = configuration.scenario {
-            scenario = configured
-        } else {
-            scenario = configuration.randomFaults?.pick(
-                among: ProxyScenario.randomFaults, method: method, path: path, attempt: entry.attempt)
+        ) { attempt in (nil, choose(attempt)?.description) }
+        if case .failure(let invalid)? = named {
+            return exchange.made(.badRequest, "Backstop-Scenario: \(invalid.description)")
         }
+        let scenario = choose(entry.attempt)
         exchange.scenario = scenario
+        if case .schemaDirt(let name)? = scenario, configuration.document == nil {
+            return exchange.made(
+                .badRequest, "Backstop-Scenario: \(name) is made from the app's OpenAPI document, and this proxy has none (--openapi)")
+        }
 
         switch scenario {
         case .timeout(let after)?:
@@ -119,13 +127,20 @@ struct ProxyResponder: HTTPResponder {
             return exchange.made(.badGateway, "the upstream answered status \(upstream.status.code), which HTTP does not have")
         }
         let status = HTTPResponse.Status(code: Int(upstream.status.code))
-        let headers = upstream.headers.passedBack
+        var headers = upstream.headers.passedBack
         var bytes = Array(buffer: upstream.body)
-        exchange.log(outcome: "upstream \(status.code)")
+        if let document = configuration.document, let scenario, let dirt = DocumentDirt(rawValue: scenario.name) {
+            let (dirty, applied) = Self.dirtied(bytes, by: dirt, in: document, method: method, path: path, status: status, headers: headers)
+            if let dirty { bytes = dirty }
+            if let name = HTTPField.Name("Backstop-Scenario-Applied") { headers[name] = applied }
+            exchange.log(outcome: "upstream \(status.code); \(applied)")
+        } else {
+            exchange.log(outcome: "upstream \(status.code)")
+        }
 
         switch scenario {
         case .dirt(let dirt)?:
-            if Self.isJSON(headers) { bytes = dirt.applied(to: bytes) }
+            if configuration.document == nil, Self.isJSON(headers) { bytes = dirt.applied(to: bytes) }
         case .latency(let delay, let jitter)?:
             let draw = RandomFaults(rate: 1, seed: ~configuration.seed).unit(method: method, path: path, attempt: entry.attempt)
             let wait = max(delay + jitter * (draw * 2 - 1), .zero)
@@ -158,7 +173,7 @@ struct ProxyResponder: HTTPResponder {
                     try await cancelWhenGracefulShutdown { try await clock.sleep(start + delay) }
                     try await writer.finish(nil)
                 })
-        case .timeout?, .serverErrors?, nil:
+        case .schemaDirt?, .timeout?, .serverErrors?, nil:
             break
         }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -224,7 +239,7 @@ struct ProxyResponder: HTTPResponder {
 
     /// Whether the answer is JSON by its `Content-Type` and sent as it is, not compressed:
     /// the only answers the proxy dirties.
-    private static func isJSON(_ headers: HTTPFields) -> Bool {
+    static func isJSON(_ headers: HTTPFields) -> Bool {
         let type = headers[.contentType]?.lowercased() ?? ""
         let encoding = headers[.contentEncoding]?.lowercased() ?? "identity"
         return type.contains("json") && encoding == "identity"

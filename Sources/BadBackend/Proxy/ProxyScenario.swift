@@ -1,3 +1,4 @@
+import BackstopOpenAPI
 import Foundation
 
 /// One way ``BackstopProxy`` misbehaves on purpose in front of a real backend: dirt in the
@@ -10,7 +11,8 @@ import Foundation
 ///
 /// | Name | Parameters | What the client gets |
 /// | --- | --- | --- |
-/// | `byte-order-mark`, `trailing-commas`, `latin-1`, `nan` | | the answer with that ``ByteDirt`` (JSON answers only) |
+/// | `byte-order-mark`, `trailing-commas`, `latin-1`, `nan` | | the answer with that ``ByteDirt`` (JSON answers only); with a document, made where its schema says |
+/// | `numbers-as-strings`, `nulls-and-missing-fields`, `unknown-enum-values`, `broken-array-element`, `odd-dates` | | with a document only: that dirt where the schema of the request's operation says each value is |
 /// | `latency` | `ms` (1000), `jitter` (0) | the answer no sooner than `ms` ± `jitter` after the request arrived |
 /// | `bandwidth` | `rate` (KB/s, 10) | the answer trickled at that rate, a tenth of a second's worth at a time |
 /// | `reset` | `after` (bytes, 0) | the request is forwarded; the connection is reset after `after` bytes of the answer's body (before its head when 0) |
@@ -18,8 +20,14 @@ import Foundation
 /// | `slow-close` | `ms` (1000) | the whole answer, then the end of the message held back `ms` |
 /// | `http-5xx` | `ratio` (1), `status` (503), `retryAfter` | for that share of requests, drawn from the proxy's seed, that status instead of forwarding |
 public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
-    /// The upstream's answer with this dirt in its bytes, when it is JSON.
+    /// The upstream's answer with this dirt in its bytes, when it is JSON; with a document
+    /// (``BackstopProxy/Configuration/document``), made where the operation's schema says, as
+    /// ``schemaDirt(_:)`` is.
     case dirt(ByteDirt)
+    /// Dirt made where the app's OpenAPI document says each value of the operation's answer is,
+    /// named as ``BadBackend/ServedDocument/scenarioNames`` names it (``schemaDirtNames``);
+    /// only a proxy with a document applies it.
+    case schemaDirt(String)
     /// The answer held until `delay` ± a share of `jitter` drawn from the proxy's seed has passed since the request arrived.
     case latency(delay: Duration, jitter: Duration)
     /// The answer's body trickled at this many bytes a second.
@@ -35,11 +43,18 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
 
     /// The scenario names the header takes, in the order the help lists them.
     public static let names: [String] =
-        ByteDirt.allCases.map(\.rawValue) + ["latency", "bandwidth", "reset", "timeout", "slow-close", "http-5xx"]
+        ByteDirt.allCases.map(\.rawValue) + schemaDirtNames + ["latency", "bandwidth", "reset", "timeout", "slow-close", "http-5xx"]
+
+    /// The dirt only a document makes: `numbers-as-strings`, `nulls-and-missing-fields`,
+    /// `unknown-enum-values`, `broken-array-element`, `odd-dates`.
+    public static let schemaDirtNames: [String] = DocumentDirt.allCases.map(\.rawValue).filter { ByteDirt(rawValue: $0) == nil }
 
     /// The faults random injection picks from: those that end without anyone moving a clock.
     public static let randomFaults: [ProxyScenario] =
         ByteDirt.allCases.map(ProxyScenario.dirt) + [.reset(afterBytes: 0), .serverErrors(ratio: 1, status: 503, retryAfter: nil)]
+
+    /// ``randomFaults`` and, for a proxy with a document, its ``schemaDirt(_:)``.
+    public static let randomFaultsWithDocument: [ProxyScenario] = randomFaults + schemaDirtNames.map(ProxyScenario.schemaDirt)
 
     /// The longest wait any parameter sets: ten minutes.
     public static let maximumMilliseconds = 600_000
@@ -63,6 +78,8 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
         switch name {
         case let dirt where ByteDirt(rawValue: dirt) != nil:
             self = .dirt(ByteDirt(rawValue: dirt) ?? .byteOrderMark)
+        case let dirt where Self.schemaDirtNames.contains(dirt):
+            self = .schemaDirt(dirt)
         case "latency":
             let delay = try reader.milliseconds("ms", default: 1000)
             let jitter = try reader.milliseconds("jitter", default: 0)
@@ -91,6 +108,7 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
     public var name: String {
         switch self {
         case .dirt(let dirt): dirt.rawValue
+        case .schemaDirt(let name): name
         case .latency: "latency"
         case .bandwidth: "bandwidth"
         case .reset: "reset"
@@ -103,7 +121,7 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
     /// The scenario as the header gives it, every parameter spelt out: `latency; ms=800; jitter=200`.
     public var description: String {
         switch self {
-        case .dirt: name
+        case .dirt, .schemaDirt: name
         case .latency(let delay, let jitter): "latency; ms=\(Self.milliseconds(delay)); jitter=\(Self.milliseconds(jitter))"
         case .bandwidth(let bytesPerSecond): "bandwidth; rate=\(bytesPerSecond / 1024)"
         case .reset(let after): "reset; after=\(after)"
