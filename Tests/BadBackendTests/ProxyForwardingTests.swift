@@ -66,12 +66,15 @@ struct ProxyForwardingTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
-    @Test("Host is the upstream's; a redirect comes back to the client, not followed; each cookie the upstream sets comes back")
+    @Test(
+        "Host is the upstream's; a redirect comes back to the client, not followed; each cookie the upstream sets comes back; HEAD keeps its length"
+    )
     func redirectsAndCookies() async throws {
         let router = Router()
         router.get("/old") { _, _ in Response(status: .found, headers: [.location: "/new"]) }
         router.get("/new") { _, _ in "followed" }
         router.get("/host") { request, _ in request.head.authority ?? "none" }
+        router.head("/large") { _, _ in Response(status: .ok, headers: [.contentLength: "1234"]) }
         router.get("/cookies") { _, _ in
             var headers = HTTPFields()
             headers.append(HTTPField(name: .setCookie, value: "a=1; Path=/"))
@@ -87,6 +90,11 @@ struct ProxyForwardingTests {
 
                 let host = try await ProxyHTTP.fetch(url, "/host", headers: [("Host", "app.example.com")])
                 #expect(host.text == "127.0.0.1:\(upstream.port ?? 0)")
+
+                let head = try await ProxyHTTP.fetch(url, "/large", method: .HEAD)
+                #expect(head.status == 200)
+                #expect(head.header("Content-Length") == "1234")
+                #expect(head.body.isEmpty)
 
                 let response = try await ProxyHTTP.client.execute(ProxyHTTP.request(url, "/cookies"), timeout: .seconds(20))
                 #expect(response.headers["set-cookie"] == ["a=1; Path=/", "b=2; Path=/"])

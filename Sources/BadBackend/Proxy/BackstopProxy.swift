@@ -87,13 +87,17 @@ public final class BackstopProxy: Service, Sendable {
     }
 
     /// The upstream client: certificates verified as AsyncHTTPClient's defaults verify them,
-    /// redirects handed back, a refused connection failing at once, and bodies as sent, never
-    /// decompressed.
+    /// redirects handed back, a refused connection failing at once, bodies as sent, never
+    /// decompressed, and up to 128 connections to the upstream.
     private static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {
         var client = HTTPClient.Configuration()
         client.redirectConfiguration = .disallow
         client.decompression = .disabled
         client.connectionPool.retryConnectionEstablishment = false
+        // As many upstream connections as clients a test drives at once (AsyncHTTPClient keeps 8
+        // by default): requests beyond them queue for a connection, which adds to every
+        // answer's latency.
+        client.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
         let (seconds, attoseconds) = configuration.upstreamTimeout.components
         let timeout = TimeAmount.nanoseconds(max(seconds, 0) * 1_000_000_000 + attoseconds / 1_000_000_000)
         client.timeout = HTTPClient.Configuration.Timeout(connect: min(timeout, .seconds(10)), read: timeout)

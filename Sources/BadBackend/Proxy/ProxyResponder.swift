@@ -128,6 +128,8 @@ struct ProxyResponder: HTTPResponder {
         }
         let status = HTTPResponse.Status(code: Int(upstream.status.code))
         var headers = upstream.headers.passedBack
+        // A HEAD answer has no body but the length a GET's would have, which the client reads.
+        if request.method == .head, let length = upstream.headers.first(name: "content-length") { headers[.contentLength] = length }
         var bytes = Array(buffer: upstream.body)
         if let document = configuration.document, let scenario, let dirt = DocumentDirt(rawValue: scenario.name) {
             let (dirty, applied) = Self.dirtied(bytes, by: dirt, in: document, method: method, path: path, status: status, headers: headers)
