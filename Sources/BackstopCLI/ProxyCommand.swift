@@ -26,7 +26,7 @@ struct ProxyCommand: AsyncParsableCommand {
 
             A request picks its misbehaviour with the header Backstop-Scenario: NAME[; key=value…] \
             (Backstop-Scenario: none for a clean answer); --scenario sets one for requests that \
-            name none, and --fault-rate gives them a random fault from byte-order-mark, trailing-commas, \
+            name none, and --fault-rate (or --random-faults) gives them a random fault from byte-order-mark, trailing-commas, \
             latin-1, nan, reset and http-5xx (the same --seed replays the same faults). Example:
               curl -H 'Backstop-Scenario: latency; ms=800; jitter=200' http://127.0.0.1:<port>/v1/orders
 
@@ -68,7 +68,9 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "The scenario for requests without a Backstop-Scenario header, such as 'latency; ms=500'.")
     var scenario: String?
 
-    @Option(help: "The share of requests, 0 to 1, that name no scenario and get a random fault.")
+    @Option(
+        name: [.customLong("fault-rate"), .customLong("random-faults")],
+        help: "The share of requests, 0 to 1, that name no scenario and get a random fault.")
     var faultRate = 0.0
 
     @Option(help: "The seed of random faults and of what scenarios draw; printed, and random, when left out.")

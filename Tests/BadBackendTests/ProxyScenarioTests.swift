@@ -100,6 +100,9 @@ struct ProxyScenarioTests {
         #expect(set.upstreamTimeout == .milliseconds(2500))
         #expect(set.maximumRequestBodyBytes == 10)
         #expect(set.maximumResponseBodyBytes == 20)
+
+        let alias = try Self.parse(["--upstream", "http://127.0.0.1:8080", "--random-faults", "0.25"]).proxyConfiguration(seed: 2)
+        #expect(alias.randomFaults == RandomFaults(rate: 0.25, seed: 2))
     }
 
     @Test(

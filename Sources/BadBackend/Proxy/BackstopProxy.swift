@@ -1,13 +1,14 @@
 import Foundation
 import Logging
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import AsyncHTTPClient
     import Hummingbird
     import NIOCore
     import ServiceLifecycle
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// A proxy in front of a real backend that misbehaves on purpose: each answer the backend

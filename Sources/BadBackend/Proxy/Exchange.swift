@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import Logging
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// One request through the proxy, as its log shows it: credentials redacted.

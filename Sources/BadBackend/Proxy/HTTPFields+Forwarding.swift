@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
     import NIOHTTP1
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 extension HTTPFields {

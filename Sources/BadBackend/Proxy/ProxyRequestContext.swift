@@ -1,8 +1,9 @@
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
     import NIOCore
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 #if canImport(Glibc)

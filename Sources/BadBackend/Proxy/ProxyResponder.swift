@@ -4,14 +4,15 @@ import Foundation
 import HTTPTypes
 import Logging
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import AsyncHTTPClient
     import Hummingbird
     import NIOCore
     import NIOHTTP1
     import ServiceLifecycle
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// Answers every request to the proxy: picks its scenario, forwards it, and passes the
