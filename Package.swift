@@ -38,7 +38,7 @@ let package = Package(
         .trait(
             name: "BadBackend",
             description:
-                "The BadBackend product and the backstop command: Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks."
+                "The BadBackend product and the backstop command (with the OpenAPI trait, as they serve OpenAPI documents): Hummingbird, swift-service-lifecycle, swift-argument-parser, swift-clocks, and AsyncHTTPClient with SwiftNIO for the proxy."
         ),
         .trait(name: "OpenAPI", description: "The BackstopOpenAPI product: OpenAPIKit and Yams."),
         .trait(name: "SQLite", description: "The BackstopSQLite product: GRDB.swift, on the system's SQLite."),
@@ -168,11 +168,21 @@ let package = Package(
             ]
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
+        // It serves an app's own OpenAPI document too (`backstop serve --openapi`), so the
+        // BadBackend product needs the OpenAPI trait beside its own.
         .target(
             name: "BadBackend",
             dependencies: [
+                "BackstopOpenAPI",
                 guarded("Hummingbird", "hummingbird", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
+                // BackstopProxy's upstream client: AsyncHTTPClient joins the BadBackend trait.
+                guarded("AsyncHTTPClient", "async-http-client", by: "BadBackend"),
+                guarded("NIOCore", "swift-nio", by: "BadBackend"),
+                guarded("NIOHTTP1", "swift-nio", by: "BadBackend"),
+                // The proxy logs credentials as Backstop's Redaction redacts them.
+                "Backstop",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Its OpenAPI document is served from OpenAPIDocumentText.swift, which
@@ -267,16 +277,26 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        // BadBackend over real loopback HTTP, and `backstop check` in-process.
+        // BadBackend over real loopback HTTP (its own resources and documents in Tests/Documents),
+        // and `backstop check`, `serve` and `rehearse` in-process.
         .testTarget(
             name: "BadBackendTests",
             dependencies: [
                 "BadBackend",
+                "BackstopOpenAPI",
                 "BackstopTestSupport",
                 "BackstopCLI",
                 "Backstop",
+                "BackstopJSON",
                 guarded("ArgumentParser", "swift-argument-parser", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
+                // BackstopProxy's tests: a client that streams, an upstream of their own, its log.
+                guarded("AsyncHTTPClient", "async-http-client", by: "BadBackend"),
+                guarded("NIOCore", "swift-nio", by: "BadBackend"),
+                guarded("NIOHTTP1", "swift-nio", by: "BadBackend"),
+                guarded("Hummingbird", "hummingbird", by: "BadBackend"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
                 guarded("Clocks", "swift-clocks", by: "Development"),
             ]

@@ -6,6 +6,8 @@ struct BackstopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backstop",
         abstract: "Survive badly behaved backends.",
-        subcommands: [DemoCommand.self, ServeCommand.self, CheckCommand.self, ReportCommand.self]
+        subcommands: [
+            DemoCommand.self, ServeCommand.self, ProxyCommand.self, CheckCommand.self, ReportCommand.self, RehearseCommand.self,
+        ]
     )
 }

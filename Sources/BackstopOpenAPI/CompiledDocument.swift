@@ -46,7 +46,11 @@ struct CompiledDocument: Sendable {
     var operations: [String: Responses]
 
     init(data: Data, source: String, enumFallbacks: [String: String]) throws(OpenAPIContractError) {
-        let document = try Self.document(data, source: source)
+        try self.init(document: try Self.document(data, source: source), enumFallbacks: enumFallbacks)
+    }
+
+    /// The document already read, as ``document(_:source:)`` reads it.
+    init(document: OpenAPIKit.OpenAPI.Document, enumFallbacks: [String: String]) throws(OpenAPIContractError) {
         for name in enumFallbacks.keys.sorted() where document.components.schemas[.init(stringLiteral: name)] == nil {
             throw OpenAPIContractError(
                 .invalidSchema, at: "enumFallbacks", "names \(name), which is not a schema of the document's components")
@@ -55,7 +59,7 @@ struct CompiledDocument: Sendable {
         var operations: [String: Responses] = [:]
         for route in document.routes {
             for endpoint in route.pathItem.endpoints {
-                guard let operationID = endpoint.operation.operationId else { continue }
+                let operationID = Self.operationID(endpoint.operation, method: endpoint.method.rawValue, path: route.path.rawValue)
                 var responses = Responses()
                 for (status, maybeResponse) in endpoint.operation.responses {
                     let location = "\(operationID) \(status.rawValue)"
@@ -86,6 +90,12 @@ struct CompiledDocument: Sendable {
         schemas = compiler.schemas
         flat = FlatSchemas(compiler.schemas)
         self.operations = operations
+    }
+
+    /// The ID a generated client passes for an operation: its `operationId`, else what
+    /// swift-openapi-generator makes of its method and path (`get/pets/{petId}`).
+    static func operationID(_ operation: OpenAPIKit.OpenAPI.Operation, method: String, path: String) -> String {
+        operation.operationId ?? "\(method.lowercased())\(path)"
     }
 
     /// The root schema of `operationID`'s response with `status` and `contentType`.
@@ -181,9 +191,12 @@ struct CompiledDocument: Sendable {
     }
 
     /// The document as OpenAPI 3.1, whichever of 3.0 and 3.1 it is, from YAML or JSON.
-    private static func document(_ data: Data, source: String) throws(OpenAPIContractError) -> OpenAPIKit.OpenAPI.Document {
+    static func document(_ data: Data, source: String) throws(OpenAPIContractError) -> OpenAPIKit.OpenAPI.Document {
         struct Version: Decodable { var openapi: String }
         let isJSON = data.first(where: { !JSONScanner.isWhitespace($0) }) == UInt8(ascii: "{")
+        if isJSON, let depth = jsonDepth(data), depth > maximumDepth {
+            throw tooDeep(depth, source: source)
+        }
         let yaml = isJSON ? nil : try yamlRoot(data, source: source)
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
             if let yaml { return try YAMLDecoder().decode(type, from: yaml) }
@@ -222,7 +235,8 @@ struct CompiledDocument: Sendable {
         }
         guard let root else { throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: it is empty") }
         // The parser holds the anchors its nodes name weakly: it lives while they are counted.
-        let (expanded, own) = withExtendedLifetime(parser) { nodeCounts(root) }
+        let (expanded, own, depth) = withExtendedLifetime(parser) { nodeCounts(root) }
+        if depth > maximumDepth { throw tooDeep(depth, source: source) }
         if expanded - own > max(OpenAPIContract.maximumAliasExpansion, own) {
             throw OpenAPIContractError(
                 .tooLarge, at: source,
@@ -237,7 +251,7 @@ struct CompiledDocument: Sendable {
     /// The number of nodes under `root` with each alias read as the node it names, and without:
     /// one pass over the nodes as written, without recursion. An anchored node's count is kept
     /// when it is first met, which is where it is written, as an alias may only follow its anchor.
-    static func nodeCounts(_ root: Node) -> (expanded: Int, own: Int) {
+    static func nodeCounts(_ root: Node) -> (expanded: Int, own: Int, depth: Int) {
         struct Frame {
             var children: [Node]
             var next = 0
@@ -273,6 +287,7 @@ struct CompiledDocument: Sendable {
         var counted: [ObjectIdentifier: Int] = [:]
         var own = 1
         var stack = [Frame(root)]
+        var depth = 1
         while var top = stack.popLast() {
             if top.next < top.children.count {
                 let child = top.children[top.next]
@@ -284,13 +299,55 @@ struct CompiledDocument: Sendable {
                     own += 1
                     stack.append(top)
                     stack.append(Frame(child))
+                    depth = max(depth, stack.count)
                 }
             } else {
                 if let anchor = top.anchor { counted[anchor] = top.count }
-                guard !stack.isEmpty else { return (top.count, own) }
+                guard !stack.isEmpty else { return (top.count, own, depth) }
                 stack[stack.count - 1].count = min(stack[stack.count - 1].count + top.count, cappedCount)
             }
         }
-        return (own, own)
+        return (own, own, depth)
+    }
+
+    /// How deeply a document's YAML nodes or JSON values may nest. Reading a document is
+    /// recursive (Codable), one set of frames a level: 10,000 levels would overflow the stack of
+    /// any thread, while a real document nests a few dozen. 400 levels read on iOS's main thread.
+    static let maximumDepth = 400
+
+    private static func tooDeep(_ depth: Int, source: String) -> OpenAPIContractError {
+        OpenAPIContractError(
+            .tooLarge, at: source, "nests \(depth) levels deep; a document may nest at most \(maximumDepth)")
+    }
+
+    /// How deeply JSON `data` nests its arrays and objects, counted in one pass over its bytes
+    /// (strings skipped); `nil` when it is empty.
+    static func jsonDepth(_ data: Data) -> Int? {
+        guard !data.isEmpty else { return nil }
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 }

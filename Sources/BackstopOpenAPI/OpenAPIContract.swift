@@ -122,6 +122,12 @@ public struct OpenAPIContract: ResponseRepairing {
         try self.init(contentsOf: url, policy: policy, enumFallbacks: enumFallbacks)
     }
 
+    /// A contract of a document already compiled.
+    init(compiled: CompiledDocument, policy: DecodingPolicy) {
+        self.policy = policy
+        self.compiled = compiled
+    }
+
     /// Whether the document has an operation with this ID.
     public func describes(operationID: String) -> Bool {
         compiled.operations[operationID] != nil

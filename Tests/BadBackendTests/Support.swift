@@ -30,13 +30,14 @@ struct Fetched {
 
 enum HTTP {
     /// Sends one request over loopback with URLSession, as an app would.
-    static func fetch(_ base: URL, _ path: String, method: String = "GET", token: String? = nil, json: String? = nil) async throws
-        -> Fetched
-    {
+    static func fetch(
+        _ base: URL, _ path: String, method: String = "GET", token: String? = nil, json: String? = nil, headers: [String: String] = [:]
+    ) async throws -> Fetched {
         guard let url = URL(string: base.absoluteString + path) else { throw BadPath(path: path) }
         var request = URLRequest(url: url, timeoutInterval: 20)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json {
             request.httpBody = Data(json.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -83,7 +83,7 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Whether the values of `name` are secret.
-    func isSecret(_ name: HTTPField.Name) -> Bool {
+    package func isSecret(_ name: HTTPField.Name) -> Bool {
         Self.alwaysSecretHeaderFields.contains(name) || headerFields.contains(name)
     }
 

@@ -1,7 +1,8 @@
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// A complete answer before it becomes a Hummingbird `Response`, so a fault can still break it.
@@ -20,6 +21,12 @@ struct Answer {
         self.status = status
         self.contentType = contentType
         body = Array(text.utf8)
+    }
+
+    init(status: HTTPResponse.Status, contentType: String, bytes: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        body = bytes
     }
 
     /// The answer as sent: its body complete and `Content-Length` matching.

@@ -1,10 +1,11 @@
 import Foundation
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
     import ServiceLifecycle
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// What one request's answer depends on: its route, its credentials and the server's state.

@@ -1,9 +1,10 @@
 import Foundation
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// Answers every request: reads the route, logs the request, then answers it as its scenario says.
@@ -127,7 +128,7 @@ struct BackendResponder: HTTPResponder {
         }
     }
 
-    private static func bearerToken(in headers: HTTPFields) -> String? {
+    static func bearerToken(in headers: HTTPFields) -> String? {
         guard let value = headers[.authorization], value.hasPrefix("Bearer ") else { return nil }
         return String(value.dropFirst("Bearer ".count))
     }

@@ -25,6 +25,9 @@ extension BadBackend {
         /// The most bytes of each request body ``BadBackend/requestLog`` keeps; 64 KiB by default.
         /// The answer (the echo) still sees the whole body, up to the server's 1 MiB limit.
         public var maximumLoggedBodyBytes: Int
+        /// An app's own OpenAPI document, served in place of BadBackend's resources; `nil` for
+        /// BadBackend's own products, study group and account.
+        public var document: ServedDocument?
 
         /// The loopback address BadBackend binds unless told otherwise.
         public static let loopback = "127.0.0.1"
@@ -41,7 +44,8 @@ extension BadBackend {
             refresh: RefreshBehaviour = .succeeds,
             slowAnswerDelay: Duration = .seconds(10),
             maximumLoggedRequests: Int = 1_000,
-            maximumLoggedBodyBytes: Int = 64 << 10
+            maximumLoggedBodyBytes: Int = 64 << 10,
+            document: ServedDocument? = nil
         ) {
             self.host = host
             self.port = port
@@ -52,6 +56,7 @@ extension BadBackend {
             self.slowAnswerDelay = slowAnswerDelay
             self.maximumLoggedRequests = maximumLoggedRequests
             self.maximumLoggedBodyBytes = maximumLoggedBodyBytes
+            self.document = document
         }
 
         /// Whether ``host`` is reachable only from this machine.

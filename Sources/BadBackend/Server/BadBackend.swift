@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 
-#if BadBackend
+#if BadBackend && OpenAPI
     import Hummingbird
     import ServiceLifecycle
 #else
-    #error("BadBackend needs Backstop's BadBackend trait: .package(name: \"Backstop\", …, traits: [\"BadBackend\"])")
+    #error(
+        "BadBackend needs Backstop's BadBackend and OpenAPI traits: .package(name: \"Backstop\", …, traits: [\"BadBackend\", \"OpenAPI\"])")
 #endif
 
 /// A real HTTP server that breaks its contracts on purpose, for end-to-end tests and demos.
@@ -40,7 +41,7 @@ public final class BadBackend: Service, Sendable {
     let tokens: TokenStore
     let clock: BackendClock
     let burstRoom = BurstRoom()
-    private let listener = Listener()
+    private let listener = Listener(name: "BadBackend")
 
     /// - Parameters:
     ///   - configuration: Where to listen and how to behave; loopback on a free port by default.
@@ -67,12 +68,20 @@ public final class BadBackend: Service, Sendable {
                     it misbehaves on purpose and has no real security.\n
                     """.utf8))
         }
+        if let document = configuration.document {
+            try await run(DocumentResponder(backend: self, document: document))
+        } else {
+            try await run(BackendResponder(backend: self))
+        }
+    }
+
+    private func run(_ responder: some HTTPResponder<BasicRequestContext>) async throws {
         var quiet = Logger(label: "BadBackend")
         quiet.logLevel = .critical
         let host = configuration.host
         let listener = listener
         let app = Application(
-            responder: BackendResponder(backend: self),
+            responder: responder,
             configuration: ApplicationConfiguration(address: .hostname(host, port: configuration.port), serverName: "BadBackend"),
             onServerRunning: { channel in
                 await listener.bound(host: host, port: channel.localAddress?.port ?? 0)
@@ -125,39 +134,5 @@ public final class BadBackend: Service, Sendable {
     public struct NotListening: Error, CustomStringConvertible {
         /// Why, in one line.
         public let description: String
-    }
-}
-
-/// Whether the server listens yet, for callers waiting for its address.
-@available(macOS 14, iOS 17, tvOS 17, *)
-private actor Listener {
-    private var result: Swift.Result<URL, BadBackend.NotListening>?
-    private var waiters: [CheckedContinuation<Swift.Result<URL, BadBackend.NotListening>, Never>] = []
-
-    func bound(host: String, port: Int) {
-        let name = host.contains(":") ? "[\(host)]" : host
-        guard result == nil else { return }
-        if let url = URL(string: "http://\(name):\(port)") {
-            finish(.success(url))
-        } else {
-            finish(.failure(BadBackend.NotListening(description: "BadBackend bound \(host):\(port), which makes no URL")))
-        }
-    }
-
-    func stopped(because reason: String) {
-        finish(.failure(BadBackend.NotListening(description: "BadBackend is not listening: \(reason)")))
-    }
-
-    func url() async throws(BadBackend.NotListening) -> URL {
-        let outcome: Swift.Result<URL, BadBackend.NotListening>
-        if let result { outcome = result } else { outcome = await withCheckedContinuation { waiters.append($0) } }
-        return try outcome.get()
-    }
-
-    private func finish(_ outcome: Swift.Result<URL, BadBackend.NotListening>) {
-        // A server that has stopped is not listening, whatever it did before.
-        result = outcome
-        for waiter in waiters { waiter.resume(returning: outcome) }
-        waiters = []
     }
 }

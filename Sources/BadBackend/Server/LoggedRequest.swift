@@ -12,6 +12,9 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     public var attempt: Int
     /// The scenario this request got, by path or at random; `nil` for a clean answer.
     public var scenario: Scenario?
+    /// The name of the scenario this request got: ``scenario``'s, or for a served document one
+    /// only it has (`odd-dates`, `trickle`); `nil` for a clean answer.
+    public var scenarioName: String?
     /// The body as received, so a test can check what each attempt sent; `nil` when the
     /// request had none. The log keeps its first ``RequestLog/maximumBodyBytes`` only.
     public var body: Data?
@@ -20,16 +23,17 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
 
     /// An entry as the log records it; for comparing with ``RequestLog/entries`` in tests.
     ///
-    /// `bodyByteCount` is the size of `body` unless given.
+    /// `bodyByteCount` is the size of `body` unless given; `scenarioName` is `scenario`'s name unless given.
     public init(
-        method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?, body: Data? = nil,
-        bodyByteCount: Int? = nil
+        method: String, path: String, credential: String?, attempt: Int, scenario: Scenario?, scenarioName: String? = nil,
+        body: Data? = nil, bodyByteCount: Int? = nil
     ) {
         self.method = method
         self.path = path
         self.credential = credential
         self.attempt = attempt
         self.scenario = scenario
+        self.scenarioName = scenarioName ?? scenario?.name
         self.body = body
         self.bodyByteCount = bodyByteCount ?? body?.count ?? 0
     }
@@ -38,7 +42,7 @@ public struct LoggedRequest: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "\(method) \(path) attempt \(attempt)"
         if let credential { text += " credential \(credential)" }
-        if let scenario { text += " scenario \(scenario.name)" }
+        if let scenarioName { text += " scenario \(scenarioName)" }
         return text
     }
 }

@@ -20,11 +20,27 @@ public struct RandomFaults: Sendable, Hashable {
 
     /// The fault for this request, or `nil` for a clean answer.
     public func fault(method: String, path: String, attempt: Int) -> Scenario? {
-        var state = seed ^ Self.fnv1a(method + " " + path) ^ (UInt64(truncatingIfNeeded: attempt) &* 0x9E37_79B9_7F4A_7C15)
+        pick(among: Scenario.randomFaults, method: method, path: path, attempt: attempt)
+    }
+
+    /// One of `faults` for this request, or `nil` for a clean answer: drawn as ``fault(method:path:attempt:)``
+    /// draws, so a proxy's faults replay from a seed as the server's do.
+    func pick<Fault>(among faults: [Fault], method: String, path: String, attempt: Int) -> Fault? {
+        var state = state(method: method, path: path, attempt: attempt)
         let draw = Double(Self.splitMix(&state) >> 11) / Double(1 << 53)
-        guard draw < rate else { return nil }
-        let pick = Int(Self.splitMix(&state) % UInt64(Scenario.randomFaults.count))
-        return Scenario.randomFaults[pick]
+        guard draw < rate, !faults.isEmpty else { return nil }
+        let pick = Int(Self.splitMix(&state) % UInt64(faults.count))
+        return faults[pick]
+    }
+
+    /// A number in 0..<1 for this request, the same for the same seed, method, path and attempt.
+    func unit(method: String, path: String, attempt: Int) -> Double {
+        var state = state(method: method, path: path, attempt: attempt)
+        return Double(Self.splitMix(&state) >> 11) / Double(1 << 53)
+    }
+
+    private func state(method: String, path: String, attempt: Int) -> UInt64 {
+        seed ^ Self.fnv1a(method + " " + path) ^ (UInt64(truncatingIfNeeded: attempt) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     private static func fnv1a(_ text: String) -> UInt64 {

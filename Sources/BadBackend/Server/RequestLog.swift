@@ -139,6 +139,17 @@ public actor RequestLog {
         method: String, path: String, query: String, credential: String?, body: Data?, at now: Duration,
         scenario: @Sendable (_ attempt: Int) -> Scenario?
     ) -> LoggedRequest {
+        record(method: method, path: path, query: query, credential: credential, body: body, at: now) { attempt in
+            let chosen = scenario(attempt)
+            return (chosen, chosen?.name)
+        }
+    }
+
+    /// Records a request whose scenario may be one only a served document has, so is logged by name too.
+    func record(
+        method: String, path: String, query: String, credential: String?, body: Data?, at now: Duration,
+        named scenario: @Sendable (_ attempt: Int) -> (scenario: Scenario?, name: String?)
+    ) -> LoggedRequest {
         let key = method + " " + path
         let attempt = (attempts[key] ?? 0) + 1
         if attempts[key] == nil {
@@ -151,9 +162,10 @@ public actor RequestLog {
             }
         }
         attempts[key] = attempt
+        let chosen = scenario(attempt)
         let entry = LoggedRequest(
             method: method, path: query.isEmpty ? path : path + "?" + query,
-            credential: credential, attempt: attempt, scenario: scenario(attempt), body: body)
+            credential: credential, attempt: attempt, scenario: chosen.scenario, scenarioName: chosen.name, body: body)
         var kept = entry
         if let body, body.count > maximumBodyBytes { kept.body = Data(body.prefix(maximumBodyBytes)) }
         entries.append(kept)

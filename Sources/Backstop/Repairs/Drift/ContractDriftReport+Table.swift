@@ -47,8 +47,9 @@ extension ContractDriftReport {
     /// punctuation.
     private static let markdownActive: Set<Character> = ["\\", "`", "*", "_", "~", "[", "]", "<", ">", "&", "!", "|", "$", "#"]
 
-    /// `text`, already one line, as a Markdown table cell that reads as exactly that text.
-    private static func markdownCell(_ text: String) -> String {
+    /// `text`, already one line, as a Markdown table cell that reads as exactly that text; `backstop
+    /// rehearse` writes its cells with it too.
+    package static func markdownCell(_ text: String) -> String {
         guard text.contains(where: markdownActive.contains) else { return text }
         var cell = ""
         cell.reserveCapacity(text.utf8.count + 8)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# What BackstopProxy adds to a call's latency (issue 51: at most 1 ms at the median with 100
+# concurrent): wrk against a release `backstop serve` directly, then through a release
+# `backstop proxy` in front of it, the same path and load, and the medians side by side.
+#
+#   Benchmarks/proxy-latency.sh                  # 100 connections, 2 threads, 10 s, /b/products/1
+#   CONNECTIONS=1 Benchmarks/proxy-latency.sh    # one at a time: the proxy's own cost, no queueing
+#
+# wrk is a load generator in a process of its own (`apt-get install wrk`). On a machine with
+# few cores the three processes share them, so at 100 connections the figure is mostly
+# queueing for a core; CONNECTIONS=1 shows the per-request cost alone. Builds the release
+# binary in .build-release first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk > /dev/null || { echo "proxy-latency.sh: wrk is not installed (apt-get install wrk)"; exit 1; }
+swift build -c release --product backstop --scratch-path .build-release > /dev/null
+bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/backstop"
+connections=${CONNECTIONS:-100}
+threads=${THREADS:-2}
+duration=${DURATION:-10s}
+path=${REQUEST_PATH:-/b/products/1}
+
+logs=$(mktemp -d)
+pids=()
+trap 'for pid in "${pids[@]}"; do kill -INT "$pid" 2> /dev/null || true; done; rm -rf "$logs"' EXIT
+listening() { # file: waits for "listening on" and prints the URL
+    for _ in $(seq 1 200); do
+        url=$(grep -o -m1 "listening on http://127.0.0.1:[0-9]*" "$1" | grep -o "http.*" || true)
+        [ -n "$url" ] && { echo "$url"; return; }
+        sleep 0.05
+    done
+    echo "proxy-latency.sh: no server listening; see $1" >&2; exit 1
+}
+"$bin" serve --port 0 > "$logs/serve" 2>&1 &
+pids+=($!)
+upstream=$(listening "$logs/serve")
+"$bin" proxy --upstream "$upstream" --port 0 --seed 1 > "$logs/proxy" 2> /dev/null &
+pids+=($!)
+proxy=$(listening "$logs/proxy")
+
+measure() { # name url
+    wrk -t"$threads" -c"$connections" -d2s "$2$path" > /dev/null # warm up
+    local out
+    out=$(wrk -t"$threads" -c"$connections" -d"$duration" --latency "$2$path")
+    local median p99 rate
+    median=$(awk '/Latency Distribution/ {found=1} found && $1 == "50%" {print $2; exit}' <<< "$out")
+    p99=$(awk '/Latency Distribution/ {found=1} found && $1 == "99%" {print $2; exit}' <<< "$out")
+    rate=$(awk '/Requests\/sec/ {print $2}' <<< "$out")
+    printf '%-7s median %-9s p99 %-9s %s requests/s\n' "$1" "$median" "$p99" "$rate"
+}
+echo "wrk -t$threads -c$connections -d$duration $path"
+measure direct "$upstream"
+measure proxy "$proxy"

@@ -1,0 +1,218 @@
+import Foundation
+
+#if OpenAPI
+    import OpenAPIKit
+#else
+    #error("BackstopOpenAPI needs Backstop's OpenAPI trait: .package(name: \"Backstop\", …, traits: [\"OpenAPI\"])")
+#endif
+
+/// An app's OpenAPI document loaded to be served and rehearsed: each operation where it is, the
+/// answer it gives clean (the document's example, else a value generated from the schema for
+/// the seed), and the ``OpenAPIContract`` an app's generated client repairs its answers with.
+///
+/// Made once; then only read, by any number of requests at once. A document that cannot be
+/// used throws the contract's ``OpenAPIContractError`` naming where; a hostile one (an alias
+/// bomb, a `$ref` cycle with nothing between, 10,000 levels of nesting) is refused as it is.
+///
+/// Dirtying an answer (``dirtied(_:of:status:contentType:by:)``) needs only the document and the
+/// operation: it serves BadBackend's document server and a proxy in front of a real backend alike.
+package struct DocumentRehearsal: Sendable {
+    /// Where the document came from, as errors name it: a file name.
+    package let source: String
+    /// The document's `info.title`.
+    package let title: String
+    /// The seed its generated values were made with.
+    package let seed: UInt64
+    /// Every operation under `paths`, in the document's order.
+    package let operations: [DocumentOperation]
+    /// The paths of its `servers` (`/v1` of `https://api.example.com/v1`): a request may start with one.
+    package let basePaths: [String]
+    /// How many webhooks the document describes: calls the API makes, so none is served.
+    package let webhookCount: Int
+    /// The contract a generated client repairs this document's answers with.
+    package let contract: OpenAPIContract
+
+    /// - Parameters:
+    ///   - data: The document: YAML or JSON, OpenAPI 3.0 or 3.1.
+    ///   - source: Its name in errors: the file name.
+    ///   - seed: The seed of every generated value: the same seed, the same answers.
+    package init(data: Data, source: String, seed: UInt64 = 0) throws(OpenAPIContractError) {
+        let document = try CompiledDocument.document(data, source: source)
+        contract = OpenAPIContract(compiled: try CompiledDocument(document: document, enumFallbacks: [:]), policy: .lenient)
+        self.source = source
+        self.seed = seed
+        title = document.info.title
+        webhookCount = document.webhooks.count
+        basePaths = document.servers.compactMap { server in
+            let path = URLComponents(string: server.urlTemplate.absoluteString)?.path ?? ""
+            let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+            return trimmed.isEmpty || trimmed.contains("{") ? nil : trimmed
+        }
+        var operations: [DocumentOperation] = []
+        for route in document.routes {
+            for endpoint in route.pathItem.endpoints {
+                operations.append(
+                    try Self.operation(
+                        endpoint.operation, method: endpoint.method.rawValue.uppercased(), path: route.path,
+                        pathParameters: route.pathItem.parameters, in: document, seed: seed))
+            }
+        }
+        self.operations = operations
+    }
+
+    private static func operation(
+        _ operation: OpenAPI.Operation, method: String, path: OpenAPI.Path, pathParameters: OpenAPI.Parameter.Array,
+        in document: OpenAPI.Document, seed: UInt64
+    ) throws(OpenAPIContractError) -> DocumentOperation {
+        let components = document.components
+        let operationID = CompiledDocument.operationID(operation, method: method, path: path.rawValue)
+        let segments: [DocumentOperation.Segment] = path.components.map { component in
+            component.hasPrefix("{") && component.hasSuffix("}")
+                ? .parameter(String(component.dropFirst().dropLast())) : .literal(component)
+        }
+        var parameters: [String: DocumentParameter] = [:]
+        var order: [String] = []
+        for maybe in pathParameters + operation.parameters {
+            guard let parameter = components[maybe] else {
+                throw OpenAPIContractError(.unresolvedReference, at: "\(operationID) parameters", "a parameter's $ref names no component")
+            }
+            guard let described = Self.parameter(parameter, components: components) else { continue }
+            let key = "\(described.location.rawValue) \(described.name)"
+            if parameters[key] == nil { order.append(key) }
+            parameters[key] = described
+        }
+        let requirements = operation.security ?? document.security
+        var responses: [DocumentResponse] = []
+        var envelope: (code: String, message: String?)?
+        let ordered = operation.responses.sorted { Self.rank($0.key) < Self.rank($1.key) }
+        for (status, maybeResponse) in ordered {
+            guard let response = components[maybeResponse] else {
+                throw OpenAPIContractError(
+                    .unresolvedReference, at: "\(operationID) \(status.rawValue)", "the response's $ref names no component")
+            }
+            let code = Self.rank(status).status
+            var generator = SampleGenerator(components: components, seed: SeededRandom.seed(seed, "\(operationID) \(code)"))
+            let served = Self.response(response, status: code, components: components, generator: &generator)
+            if responses.isEmpty, let schema = served.schema { envelope = Self.envelope(of: schema, components: components) }
+            responses.append(served.response)
+        }
+        return DocumentOperation(
+            method: method, path: "/" + path.components.joined(separator: "/"), operationID: operationID, segments: segments,
+            parameters: order.compactMap { parameters[$0] },
+            secured: requirements.contains { !$0.isEmpty }, responses: responses, envelopeCode: envelope?.code,
+            envelopeMessage: envelope?.message)
+    }
+
+    /// The order responses are served in: successes first, lowest first; then `default`
+    /// (read as 200 when the document gives no success); then the others. With its status.
+    private static func rank(_ status: OpenAPI.Response.StatusCode) -> (order: Int, status: Int) {
+        switch status.value {
+        case .status(let code):
+            return (((200..<300).contains(code) ? 0 : 2_000) + code, code)
+        case .range(let range):
+            let first = (Int(range.rawValue.prefix(1)) ?? 5) * 100
+            return ((first == 200 ? 0 : 2_000) + first + 99, first)
+        case .default:
+            return (1_000, 200)
+        }
+    }
+
+    /// A response's served body, and the schema it was made from.
+    private static func response(
+        _ response: OpenAPI.Response, status: Int, components: OpenAPI.Components, generator: inout SampleGenerator
+    ) -> (response: DocumentResponse, schema: JSONSchema?) {
+        let contents = Array(response.content)
+        guard
+            let (type, maybeContent) = contents.first(where: { $0.key.typeAndSubtype.lowercased() == "application/json" })
+                ?? contents.first(where: { CompiledDocument.isJSON($0.key.typeAndSubtype.lowercased()) }) ?? contents.first,
+            let content = components[maybeContent]
+        else {
+            return (DocumentResponse(status: status, contentType: nil, sample: nil, text: nil, fromExample: false), nil)
+        }
+        let contentType = type.typeAndSubtype.lowercased()
+        var example = content.example
+        if example == nil, let first = content.examples?.first?.value {
+            example = components[first]?.value?.value
+        }
+        let isJSON = CompiledDocument.isJSON(contentType)
+        if let example {
+            if isJSON, let sample = SampleGenerator.sample(example) {
+                return (
+                    DocumentResponse(status: status, contentType: contentType, sample: sample, text: nil, fromExample: true), content.schema
+                )
+            }
+            if let text = example.value as? String {
+                return (
+                    DocumentResponse(status: status, contentType: contentType, sample: nil, text: text, fromExample: true), content.schema
+                )
+            }
+        }
+        guard isJSON else {
+            return (DocumentResponse(status: status, contentType: contentType, sample: nil, text: "", fromExample: false), content.schema)
+        }
+        let sample = content.schema.map { generator.value(for: $0) } ?? .object([])
+        return (DocumentResponse(status: status, contentType: contentType, sample: sample, text: nil, fromExample: false), content.schema)
+    }
+
+    /// A parameter in the path or the query, as far as its schema can be checked; `nil` for one
+    /// elsewhere (headers and cookies are not checked).
+    private static func parameter(_ parameter: OpenAPI.Parameter, components: OpenAPI.Components) -> DocumentParameter? {
+        let location: DocumentParameter.Location
+        switch parameter.location {
+        case .path: location = .path
+        case .query: location = .query
+        default: return nil
+        }
+        var schema: JSONSchema?
+        if case .a(let context) = parameter.schemaOrContent { schema = components[context.schema] }
+        schema = schema.map { resolved($0, components: components) }
+        var isList = false
+        if case .array(_, let array)? = schema?.value {
+            isList = true
+            schema = array.items.map { resolved($0, components: components) }
+        }
+        let kind: DocumentParameter.Kind =
+            switch schema?.value {
+            case .integer?: .integer
+            case .number?: .number
+            case .boolean?: .boolean
+            case .string?: .string
+            default: .any
+            }
+        let allowed = kind == .string ? (schema?.allowedValues ?? []).compactMap { $0.value as? String } : []
+        return DocumentParameter(
+            name: parameter.name, location: location, required: parameter.required || location == .path, kind: kind,
+            allowed: allowed, isList: isList)
+    }
+
+    /// `schema` with its `$ref`s followed, at most 16 of them.
+    static func resolved(_ schema: JSONSchema, components: OpenAPI.Components) -> JSONSchema {
+        var schema = schema
+        for _ in 0..<16 {
+            guard case .reference(let reference, _) = schema.value, let name = reference.name,
+                let target = components.schemas[.init(stringLiteral: name)]
+            else { break }
+            schema = target
+        }
+        return schema
+    }
+
+    /// The properties of an answer that carry an app-wide code and its message, when its schema
+    /// (an object, or an `allOf` of them) has an integer one of the names servers use.
+    private static func envelope(of schema: JSONSchema, components: OpenAPI.Components) -> (code: String, message: String?)? {
+        var properties: [(String, JSONSchema)] = []
+        let root = resolved(schema, components: components)
+        let parts: [JSONSchema] =
+            if case .all(let parts, _) = root.value { parts.map { resolved($0, components: components) } } else { [root] }
+        for part in parts {
+            if case .object(_, let object) = part.value { properties += object.properties.map { ($0.key, $0.value) } }
+        }
+        let code = ["code", "statusCode", "errorCode", "resultCode", "status"].first { name in
+            guard let property = properties.first(where: { $0.0 == name }) else { return false }
+            if case .integer = resolved(property.1, components: components).value { return true }
+            return false
+        }
+        guard let code else { return nil }
+        return (code, ["message", "msg", "errorMessage", "detail"].first { name in properties.contains { $0.0 == name } })
+    }
+}
