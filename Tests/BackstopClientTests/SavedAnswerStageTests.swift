@@ -399,6 +399,21 @@ extension BackstopClient {
             #expect(await failure(of: client, Self.item) != nil)
         }
 
+        @Test func anAnswerThatArrivesAfterItsUserSignedOutIsNotSaved() async throws {
+            let wall = WallClock()
+            let store = Self.store(wall)
+            let session = AuthSession(authenticator: NamedUserAuthenticator(), credential: "alice:t1")
+            let transport = StubTransport()
+            transport.stub(.get, "products/1") { _ in
+                // The user signs out while the request is on its way.
+                session.signOut()
+                return Stage.ok("alice's")
+            }
+            let client = Stage.client(transport, pipeline: Self.pipeline(store, wall: wall) { $0.authentication = .session(session) })
+            #expect(try await client.send(Self.item).name == "alice's")
+            #expect(store.load.answers == 0)
+        }
+
         @Test func anotherUserSigningInRemovesTheLastUsersAnswersAndTheSameUserKeepsThem() async throws {
             let wall = WallClock()
             let store = Self.store(wall)
