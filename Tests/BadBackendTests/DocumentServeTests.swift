@@ -1,6 +1,7 @@
 import Backstop
 import BackstopOpenAPI
 import BadBackend
+import Clocks
 import Foundation
 import Testing
 
@@ -235,6 +236,24 @@ struct DocumentServeTests {
             let second = try await HTTP.fetch(base, "/scenarios/http-500/stores?failures=1")
             #expect(first.status == 500)
             #expect(second.status == 200)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A trickled answer arrives whole once the slow delay has passed on the server's clock")
+    func trickle() async throws {
+        let clock = TestClock()
+        try await TestDocuments.serving(
+            try TestDocuments.served("shop.yaml"), configuration: .init(slowAnswerDelay: .seconds(10)), clock: clock
+        ) { base, backend in
+            let clean = try await HTTP.fetch(base, "/products/17")
+            async let trickled = HTTP.fetch(base, "/products/17", headers: ["Backstop-Scenario": "trickle"])
+            _ = try await backend.requestLog.entries(where: { $0.scenarioName == "trickle" }, atLeast: 1)
+            await clock.advance(by: .seconds(11))
+            let answer = try await trickled
+            #expect(answer.status == 200)
+            #expect(answer.body == clean.body)
+            #expect(answer.header("Backstop-Scenario-Applied") == "trickle")
         }
     }
 

@@ -21,11 +21,11 @@ enum TestDocuments {
     @available(macOS 14, iOS 17, tvOS 17, *)
     static func serving<Result>(
         _ document: BadBackend.ServedDocument, configuration: BadBackend.Configuration = .init(),
-        _ body: (URL, BadBackend) async throws -> Result
+        clock: some Clock<Duration> = ContinuousClock(), _ body: (URL, BadBackend) async throws -> Result
     ) async throws -> Result {
         var configuration = configuration
         configuration.document = document
-        let backend = BadBackend(configuration: configuration)
+        let backend = BadBackend(configuration: configuration, clock: clock)
         return try await backend.withRunning { try await body($0, backend) }
     }
 
