@@ -169,11 +169,13 @@ let package = Package(
         ),
         // BadBackend: heavy server packages stay in this target and the ones that test with it.
         // It serves an app's own OpenAPI document too (`backstop serve --openapi`), so the
-        // BadBackend product needs the OpenAPI trait beside its own.
+        // BadBackend product needs the OpenAPI trait beside its own. BackstopOpenAPI is a
+        // dependency only with that trait, so that BadBackend without it stops the build with
+        // its own message naming both traits.
         .target(
             name: "BadBackend",
             dependencies: [
-                "BackstopOpenAPI",
+                .target(name: "BackstopOpenAPI", condition: .when(traits: ["OpenAPI"])),
                 guarded("Hummingbird", "hummingbird", by: "BadBackend"),
                 guarded("ServiceLifecycle", "swift-service-lifecycle", by: "BadBackend"),
                 // BackstopProxy's upstream client: AsyncHTTPClient joins the BadBackend trait.

@@ -1,3 +1,4 @@
+import Backstop
 import BackstopJSON
 import Foundation
 
@@ -231,7 +232,8 @@ struct CompiledDocument: Sendable {
             parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge))
             root = try parser.singleRoot()
         } catch {
-            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: \(error)")
+            // The parser's message quotes the line it stopped on, which may be a megabyte long.
+            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: \(OneLine.text("\(error)", limit: 300))")
         }
         guard let root else { throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: it is empty") }
         // The parser holds the anchors its nodes name weakly: it lives while they are counted.

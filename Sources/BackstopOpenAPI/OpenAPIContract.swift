@@ -23,7 +23,9 @@ import Foundation
 /// ```
 ///
 /// The rules, for each JSON response of an operation (by operation ID, status, then `2XX`-style
-/// ranges, then `default`; `application/json` or any `+json` type):
+/// ranges, then `default`; `application/json` or any `+json` type). An operation without an
+/// `operationId` goes by the ID swift-openapi-generator gives it and a generated client passes:
+/// its method in lower case, then its path (`get/pets/{petId}`).
 /// - A clean body is handed on as the same bytes, never re-encoded; a repaired one is encoded once.
 /// - Byte-level dirt the policy accepts (trailing commas, raw control characters, ill-formed
 ///   Unicode, `NaN`) is repaired and reported as the decoder reports it.

@@ -1,3 +1,4 @@
+import BackstopJSON
 import Foundation
 
 #if OpenAPI
@@ -48,13 +49,14 @@ package struct DocumentRehearsal: Sendable {
             let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
             return trimmed.isEmpty || trimmed.contains("{") ? nil : trimmed
         }
+        let isJSON = data.first(where: { !JSONScanner.isWhitespace($0) }) == UInt8(ascii: "{")
         var operations: [DocumentOperation] = []
         for route in document.routes {
             for endpoint in route.pathItem.endpoints {
                 operations.append(
                     try Self.operation(
                         endpoint.operation, method: endpoint.method.rawValue.uppercased(), path: route.path,
-                        pathParameters: route.pathItem.parameters, in: document, seed: seed))
+                        pathParameters: route.pathItem.parameters, in: document, seed: seed, sortsProperties: isJSON))
             }
         }
         self.operations = operations
@@ -62,7 +64,7 @@ package struct DocumentRehearsal: Sendable {
 
     private static func operation(
         _ operation: OpenAPI.Operation, method: String, path: OpenAPI.Path, pathParameters: OpenAPI.Parameter.Array,
-        in document: OpenAPI.Document, seed: UInt64
+        in document: OpenAPI.Document, seed: UInt64, sortsProperties: Bool
     ) throws(OpenAPIContractError) -> DocumentOperation {
         let components = document.components
         let operationID = CompiledDocument.operationID(operation, method: method, path: path.rawValue)
@@ -91,7 +93,8 @@ package struct DocumentRehearsal: Sendable {
                     .unresolvedReference, at: "\(operationID) \(status.rawValue)", "the response's $ref names no component")
             }
             let code = Self.rank(status).status
-            var generator = SampleGenerator(components: components, seed: SeededRandom.seed(seed, "\(operationID) \(code)"))
+            var generator = SampleGenerator(
+                components: components, seed: SeededRandom.seed(seed, "\(operationID) \(code)"), sortsProperties: sortsProperties)
             let served = Self.response(response, status: code, components: components, generator: &generator)
             if responses.isEmpty, let schema = served.schema { envelope = Self.envelope(of: schema, components: components) }
             responses.append(served.response)

@@ -1,24 +1,29 @@
 import Foundation
 
-/// One response of an operation, with the body served for it.
+/// One response of an operation, with the body served for it, rendered once.
 package struct DocumentResponse: Sendable {
-    /// Its status; `default` and ranges read as 500 and as the range's first status.
-    package var status: Int
+    /// Its status; a range (`2XX`) reads as its first status and `default` as 200.
+    package let status: Int
     /// The body's content type, `nil` when it has no body.
-    package var contentType: String?
+    package let contentType: String?
     /// The body: the document's example when it has one, else a value generated from the schema.
-    package var sample: SampleJSON?
+    package let sample: SampleJSON?
     /// A body that is not JSON, as the document's example gives it.
-    package var text: String?
+    package let text: String?
     /// Whether ``sample`` is the document's own example.
-    package var fromExample: Bool
-
-    /// The body's bytes.
-    package var body: Data {
-        if let sample { return sample.data }
-        return Data((text ?? "").utf8)
-    }
-
+    package let fromExample: Bool
+    /// The body's bytes: every request is answered with them, so they are rendered once.
+    package let body: Data
     /// Whether the body is JSON.
-    package var isJSON: Bool { contentType.map(CompiledDocument.isJSON) ?? false }
+    package let isJSON: Bool
+
+    package init(status: Int, contentType: String?, sample: SampleJSON?, text: String?, fromExample: Bool) {
+        self.status = status
+        self.contentType = contentType
+        self.sample = sample
+        self.text = text
+        self.fromExample = fromExample
+        body = sample?.data ?? Data((text ?? "").utf8)
+        isJSON = contentType.map(CompiledDocument.isJSON) ?? false
+    }
 }

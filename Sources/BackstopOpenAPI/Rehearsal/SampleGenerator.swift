@@ -22,11 +22,16 @@ package struct SampleGenerator {
     package static let maximumNodes = 2_000
 
     let components: OpenAPI.Components
+    /// Whether an object's properties are made in name order, not the document's: Foundation's
+    /// JSON decoder does not keep a JSON document's member order, which would change the values
+    /// a seed gives from one run to the next.
+    let sortsProperties: Bool
     private var random: SeededRandom
     private var nodes = 0
 
-    package init(components: OpenAPI.Components, seed: UInt64) {
+    package init(components: OpenAPI.Components, seed: UInt64, sortsProperties: Bool = false) {
         self.components = components
+        self.sortsProperties = sortsProperties
         random = SeededRandom(seed: seed)
     }
 
@@ -87,7 +92,8 @@ package struct SampleGenerator {
     private mutating func object(_ context: JSONSchema.ObjectContext, depth: Int) -> SampleJSON {
         let required = Set(context.requiredProperties)
         var members: [(String, SampleJSON)] = []
-        for (name, property) in context.properties {
+        let properties = sortsProperties ? context.properties.sorted { $0.key < $1.key } : Array(context.properties)
+        for (name, property) in properties {
             guard required.contains(name) || (depth < Self.softDepth && nodes < Self.maximumNodes) else { continue }
             members.append((name, value(for: property, depth: depth + 1)))
         }

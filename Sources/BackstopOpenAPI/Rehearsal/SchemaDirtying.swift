@@ -71,16 +71,17 @@ struct SchemaDirtying {
         case .object(var members):
             guard schema.kind == .object else { return value }
             if dirt == .nullsAndMissingFields {
-                let required = schema.properties.filter { property in
-                    property.required && property.text != skipping && !schemas[property.schema].nullable
-                        && members.contains { $0.0 == property.text }
+                // In the order the value writes them, which is the same from run to run.
+                let required = members.map(\.0).filter { name in
+                    name != skipping
+                        && schema.properties.contains { $0.text == name && $0.required && !schemas[$0.schema].nullable }
                 }
-                if let first = required.first, let position = members.firstIndex(where: { $0.0 == first.text }) {
+                if let first = required.first, let position = members.firstIndex(where: { $0.0 == first }) {
                     members[position].1 = .null
                     changes += 1
                 }
                 if required.count > 1 {
-                    members.removeAll { $0.0 == required[1].text }
+                    members.removeAll { $0.0 == required[1] }
                     changes += 1
                 }
             }

@@ -1,5 +1,8 @@
-import BackstopOpenAPI
 import Foundation
+
+#if OpenAPI
+    import BackstopOpenAPI
+#endif
 
 @available(macOS 14, iOS 17, tvOS 17, *)
 extension BadBackend {

@@ -1,8 +1,8 @@
-import BackstopOpenAPI
 import Foundation
 import HTTPTypes
 
 #if BadBackend && OpenAPI
+    import BackstopOpenAPI
     import Hummingbird
     import ServiceLifecycle
 #else

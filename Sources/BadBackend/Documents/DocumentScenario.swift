@@ -1,4 +1,6 @@
-import BackstopOpenAPI
+#if OpenAPI
+    import BackstopOpenAPI
+#endif
 
 /// A misbehaviour the document server applies to one operation's answer: dirt made where the
 /// document's schema says each value is, an answer trickled out, or one of BadBackend's own

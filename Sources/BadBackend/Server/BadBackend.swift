@@ -14,7 +14,8 @@ import Logging
 /// It serves products, a study group, an account, an echo of the request and a payload of
 /// any size in envelope styles A, B and C (``EnvelopeStyle``), clean at `/<style>/<resource>` and misbehaving at
 /// `/scenarios/<scenario>/<style>/<resource>` (``Scenario``); `GET /scenarios` lists it all.
-/// See <doc:ScenarioPaths>.
+/// See <doc:ScenarioPaths>. Given an app's own OpenAPI document (``Configuration/document``),
+/// it serves that document's operations instead, misbehaving where its schemas say (``ServedDocument``).
 ///
 /// ```swift
 /// let backend = BadBackend(clock: testClock)
