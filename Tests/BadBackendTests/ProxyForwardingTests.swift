@@ -204,6 +204,21 @@ struct ProxyForwardingTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("An upstream's user and password stay out of the log and the client's 502")
+    func upstreamCredentials() async throws {
+        let handler = InMemoryLogHandler.keepingDebug()
+        let upstream = try #require(URL(string: "http://user:sekrit-pass@127.0.0.1:1/api"))
+        try await withProxy(upstream: upstream, logger: Logger(label: "proxy") { _ in handler }) { _, url in
+            let answer = try await ProxyHTTP.fetch(url, "/orders?page=1")
+            #expect(answer.status == 502)
+            #expect(!answer.text.contains("sekrit"))
+        }
+        let logged = handler.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
+        #expect(logged.contains("http://127.0.0.1:1/api/orders?page=1"))
+        #expect(!logged.contains("sekrit"))
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A Backstop-Scenario the proxy cannot read is a 400 naming what is wrong, and is not forwarded")
     func unreadableScenario() async throws {
         try await withBackend { backend, upstream in

@@ -23,6 +23,7 @@ struct Exchange {
 
     /// Logs what became of the request: one `info` line, with its headers, redacted, at `debug`.
     func log(outcome: String) {
+        guard logger.logLevel <= .info else { return }
         let (seconds, attoseconds) = started.duration(to: .now).components
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
         var metadata: Logger.Metadata = [

@@ -21,6 +21,17 @@ import Logging
 struct ProxyResponder: HTTPResponder {
     let proxy: BackstopProxy
     let client: HTTPClient
+    /// The upstream as the log shows it: without a user or password.
+    let shownUpstream: URL
+
+    init(proxy: BackstopProxy, client: HTTPClient) {
+        self.proxy = proxy
+        self.client = client
+        var components = URLComponents(url: proxy.configuration.upstream, resolvingAgainstBaseURL: false)
+        components?.user = nil
+        components?.password = nil
+        shownUpstream = components?.url ?? proxy.configuration.upstream
+    }
 
     /// Credentials the log never shows: Backstop's defaults and the usual API-key headers.
     static let redaction = Redaction(
@@ -36,7 +47,10 @@ struct ProxyResponder: HTTPResponder {
         let method = request.method.rawValue
         let path = request.uri.path
         let target = Self.target(configuration.upstream, path: path, query: request.uri.query)
-        let shown = URL(string: target).map { Self.redaction.redacted(url: $0) } ?? "\(configuration.upstream)\(path)"
+        // Only a query holds secrets Redaction names: without one the URL is shown as it is.
+        let hasQuery = !(request.uri.query ?? "").isEmpty
+        let shownTarget = Self.target(shownUpstream, path: path, query: request.uri.query)
+        let shown = hasQuery ? URL(string: shownTarget).map { Self.redaction.redacted(url: $0) } ?? shownTarget : shownTarget
         var exchange = Exchange(
             logger: proxy.logger, method: method, shownURL: shown, headers: request.headers, started: started)
         let named: Result<ProxyScenario?, ProxyScenario.Invalid>? = request.headers.first {
@@ -57,7 +71,8 @@ struct ProxyResponder: HTTPResponder {
             }
         }
         let entry = await proxy.requestLog.record(
-            method: method, path: path, query: URLComponents(string: shown)?.percentEncodedQuery ?? "", credential: nil, body: nil,
+            method: method, path: path, query: hasQuery ? URLComponents(string: shown)?.percentEncodedQuery ?? "" : "", credential: nil,
+            body: nil,
             at: arrival
         ) { attempt in (nil, choose(attempt)?.description) }
         if case .failure(let invalid)? = named {
