@@ -133,6 +133,12 @@ struct DemoTests {
                 "circuit: closed → open, open → halfOpen, halfOpen → closed", "server: 5 requests", "read:  “Surviving an Outage”",
             ],
             [
+                "▸ During an outage the screen shows what it had, marked as saved", "pipeline.savedAnswers = SavedAnswers()",
+                "load:   Product(id: 2,", "outage: .http(503", "reload: Product(id: 2,",
+                "saved answer, standing in for .client(.circuitOpen)", "notice: Showing what was saved at",
+                "server: 0 requests for the reload", "read:  “Showing Saved Data During an Outage”",
+            ],
+            [
                 "▸ A generated client meets numbers as strings: BackstopOpenAPI repairs against openapi.yaml",
                 "code:  let openAPI = try OpenAPIContract(data: document)  // GET /openapi.yaml",
                 "repairing: openAPI)", "plain: ClientError(getStudyGroup): DecodingError.typeMismatch(Int) at data.id",
@@ -167,7 +173,7 @@ struct DemoTests {
     func articlesExist() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let articles: [TourArticle] = [
-            .backstopJSON, .unwrapping, .callingYourBackend, .sessions, .survivingAnOutage, .recoveringFromErrors,
+            .backstopJSON, .unwrapping, .callingYourBackend, .sessions, .survivingAnOutage, .showingSavedData, .recoveringFromErrors,
             .tellingYourBackendTeam, .testing, .scenarioPaths, .resources, .generatedClients,
         ]
         for article in articles {

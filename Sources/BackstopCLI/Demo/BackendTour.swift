@@ -209,6 +209,7 @@ struct BackendTour {
         await hedgingStep()
         await concurrencyLimitStep()
         await outageStep()
+        await savedAnswerStep()
         await generatedClientStep()
     }
 
@@ -413,6 +414,66 @@ struct BackendTour {
         block("circuit", [transitions.joined(separator: ", ")])
         block("server", ["\(requests) requests: 3 attempts of call 1, call 2's first (its retry met the open circuit), the probe"])
         block("read", [TourArticle.survivingAnOutage.reference])
+    }
+
+    /// The last good answer stands in while the circuit is open: the screen shows what it had,
+    /// marked as saved, and no request leaves the device.
+    private func savedAnswerStep() async {
+        let product = Endpoint<Product, NoModuleCodes>(.get, "b/products/2")
+        let outage = Endpoint<Product, NoModuleCodes>(.get, "scenarios/http-503/b/products/2")
+        begin(
+            "During an outage the screen shows what it had, marked as saved",
+            "The product screen loads product 2, and the answer is saved. Then the backend fails: 3 attempts get 503 and the "
+                + "breaker opens. The screen reloads: no request leaves the device, and the saved answer stands in, with a notice "
+                + "instead of an alert.",
+            code: [
+                "pipeline.savedAnswers = SavedAnswers()  // in memory; BackstopSQLite keeps them across launches",
+                #"let response = try await client.response(for: Endpoint<Product, NoModuleCodes>(.get, "b/products/2"))"#,
+                "if let saved = response.savedAnswer { showBanner(RecoveryPolicy.standard.notice(for: saved).message) }",
+            ])
+        let clock = TestClock()
+        let breaker = CircuitBreaker(failureRatio: 0.5, minimumThroughput: 4, breakDuration: .seconds(20), clock: clock, logger: nil)
+        let client = client(.b, circuitBreaker: breaker, savedAnswers: SavedAnswers())
+        var lines: [String] = []
+        do {
+            let first = try await client.response(for: product)
+            lines.append("load:   " + terminal.paint("\(first.payload)", .good) + terminal.paint("  (saved)", .dim))
+        } catch {
+            lines.append("load:   " + terminal.paint(Self.received(error), .bad))
+        }
+        do {
+            _ = try await client.send(outage)
+            lines.append("outage: the backend answered after all")
+        } catch {
+            lines.append(
+                "outage: " + terminal.paint(Self.received(error), .bad) + terminal.paint("  (another screen; the circuit opens)", .dim))
+        }
+        clearLogs()
+        let before = await backend.requestLog.entries.count
+        var notice: [String] = ["none"]
+        do {
+            let reload = try await client.response(for: product)
+            lines.append("reload: " + terminal.paint("\(reload.payload)", .good))
+            if let saved = reload.savedAnswer {
+                notice = [RecoveryPolicy(catalog: Self.catalog).notice(for: saved, locale: Locale(identifier: "en")).message]
+                lines.append(terminal.paint("        saved answer, standing in for \(Self.standsInFor(saved))", .dim))
+            }
+        } catch {
+            lines.append("reload: " + terminal.paint(Self.received(error), .bad))
+        }
+        block("app", lines)
+        block("notice", notice)
+        block("log", logLines())
+        let requests = await backend.requestLog.entries.count - before
+        block("server", ["\(requests) requests for the reload"])
+        block("read", [TourArticle.showingSavedData.reference])
+    }
+
+    /// The failure a saved answer stood in for, as the app's `switch` sees it.
+    static func standsInFor(_ saved: SavedAnswerUse) -> String {
+        guard let failure = saved.failure else { return "nothing" }
+        if let error = failure as? APIError<AppCode, NoModuleCodes> { return received(error) }
+        return "\(failure)"
     }
 
     /// The step that runs once the server has stopped.
@@ -626,7 +687,7 @@ struct BackendTour {
         _ style: EnvelopeStyle, baseURL: URL? = nil, session: AuthSession<TokenAuthenticator>? = nil,
         circuitBreaker: CircuitBreaker? = nil, generalCodes: GeneralCodeEvents? = nil, coalescing: RequestCoalescing? = nil,
         hedging: Hedging? = nil, concurrencyLimit: ConcurrencyLimit? = nil, retry: RetryPolicy = Self.retryPolicy,
-        attemptTimeout: Duration? = nil
+        attemptTimeout: Duration? = nil, savedAnswers: SavedAnswers? = nil
     ) -> APIClient<AppCode> {
         let contract =
             switch style {
@@ -639,6 +700,7 @@ struct BackendTour {
             logging: RequestLogging(logger: Logger(label: "backstop.client") { _ in clientLog }),
             contractDrift: drift,
             coalescing: coalescing,
+            savedAnswers: savedAnswers,
             concurrencyLimit: concurrencyLimit,
             generalCodes: generalCodes,
             // Each attempt has the transport's own timeout: the tour's clock may pass at once in tests.
