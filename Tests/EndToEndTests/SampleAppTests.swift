@@ -43,4 +43,34 @@ struct SampleAppTests {
             #expect(await presenter.alert?.category == .unavailable)
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test func showsTheGroupAsSavedWithANoticeOnceTheServerIsStopped() async throws {
+        let presenter = await RecoveryPresenter(locale: Locale(identifier: "en"))
+        let calculus = StudyGroupsExample.StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)
+        // Retries wait on an immediate clock: once the server is gone, the call fails at once.
+        let (networking, before, after) = try await withBackend { _, url in
+            let networking = Networking(
+                baseURL: url, store: TokenStore(), transport: StreamingURLSessionTransport(), clock: ImmediateClock())
+            try await networking.signIn(user: "ada")
+            let before = Date()
+            #expect(await GroupScreen.load("b/study-groups/7", networking: networking, presenter: presenter) == .group(calculus))
+            return (networking, before, Date())
+        }
+
+        // The server has stopped: nothing listens at its address any more.
+        let screen = await GroupScreen.load("b/study-groups/7", networking: networking, presenter: presenter)
+        guard case .savedGroup(let group, let notice) = screen else {
+            Issue.record("expected the saved group, got \(screen)")
+            return
+        }
+        #expect(group == calculus)
+        #expect((before...after).contains(notice.savedAt))
+        // Saved today: the time alone, on a 24-hour clock in the device's time zone.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        #expect(notice.message == "Showing what was saved at \(formatter.string(from: notice.savedAt)).")
+        #expect(await presenter.alert == nil)
+    }
 }
