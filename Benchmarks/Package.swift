@@ -59,8 +59,6 @@ let package = Package(
             name: "ClientConfigurations",
             dependencies: [
                 .product(name: "Backstop", package: "Backstop"),
-                // Issue 50's configurations save answers in an SQLite file too.
-                .product(name: "BackstopSQLite", package: "Backstop"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
             ],
