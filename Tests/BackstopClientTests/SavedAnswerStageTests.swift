@@ -1,14 +1,17 @@
 import Backstop
 import BackstopTestSupport
 import BackstopTesting
+import BackstopTracing
 import Clocks
 import Foundation
 import InMemoryLogging
+import InMemoryTracing
 import Logging
 import MetricsTestKit
 import OpenAPIRuntime
 import Synchronization
 import Testing
+import Tracing
 
 /// A wall clock a test moves by hand, for when answers were saved and how old they are.
 final class WallClock: Sendable {
@@ -396,6 +399,21 @@ extension BackstopClient {
             #expect(await failure(of: client, Self.item) != nil)
         }
 
+        @Test func anAnswerThatArrivesAfterItsUserSignedOutIsNotSaved() async throws {
+            let wall = WallClock()
+            let store = Self.store(wall)
+            let session = AuthSession(authenticator: NamedUserAuthenticator(), credential: "alice:t1")
+            let transport = StubTransport()
+            transport.stub(.get, "products/1") { _ in
+                // The user signs out while the request is on its way.
+                session.signOut()
+                return Stage.ok("alice's")
+            }
+            let client = Stage.client(transport, pipeline: Self.pipeline(store, wall: wall) { $0.authentication = .session(session) })
+            #expect(try await client.send(Self.item).name == "alice's")
+            #expect(store.load.answers == 0)
+        }
+
         @Test func anotherUserSigningInRemovesTheLastUsersAnswersAndTheSameUserKeepsThem() async throws {
             let wall = WallClock()
             let store = Self.store(wall)
@@ -546,6 +564,21 @@ extension BackstopClient {
             #expect(
                 try metrics.expectCounter("backstop_saved_answers_total", [("operation", "GET products/{id}"), ("outcome", "evicted")])
                     .totalValue == 1)
+        }
+
+        @Test func theSpanSaysASavedAnswerWasServedAndItsAge() async throws {
+            let wall = WallClock()
+            let tracer = InMemoryTracer()
+            let transport = Stage.transport(Stage.ok("saved"), Stage.status(503))
+            let client = Stage.client(
+                transport, pipeline: Self.pipeline(Self.store(wall), wall: wall) { $0.tracing = .distributedTracing(tracer) })
+            _ = try await client.send(Self.item)
+            wall.advance(bySeconds: 90)
+            _ = try await client.send(Self.item)
+            let span = try #require(tracer.finishedSpans.filter { $0.kind == .client }.last)
+            #expect(span.attributes.get("backstop.saved_answer.age_s") == .double(90))
+            #expect(span.attributes.get("backstop.saved_answer.stands_in_for") == .string("http.503"))
+            #expect(span.events.map(\.name).contains("saved answer"))
         }
 
         @Test func savedThenFreshGivesTheSavedAnswerAtOnceThenTheBackends() async throws {

@@ -89,7 +89,7 @@ extension APIClient {
                 } catch {
                     // A saved answer that no longer decodes stands in for nothing: the call ends
                     // with the failure it stood in for.
-                    if let saved = answer.saved { throw failure(standingInFor: saved, contract: contract, codes: codes, endpoint) }
+                    if let saved = answer.saved { throw failure(standingInFor: saved, contract: contract, endpoint) }
                     throw error
                 }
                 answer.pendingSave?.commit()
@@ -98,7 +98,7 @@ extension APIClient {
                     SavedAnswerUse(
                         savedAt: saved.savedAt, age: saved.age,
                         failure: pipeline.redacted(
-                            failure(standingInFor: saved, contract: contract, codes: codes, endpoint), request: request, record: record))
+                            failure(standingInFor: saved, contract: contract, endpoint), request: request, record: record))
                 }
                 result = .success(
                     APIResponse(
@@ -121,8 +121,7 @@ extension APIClient {
 
         /// The error the call would have ended with, had no saved answer stood in for it.
         private func failure<Payload, Module>(
-            standingInFor saved: SavedAnswerServing, contract: any ResponseContract, codes: CodeReader,
-            _ endpoint: Endpoint<Payload, Module>
+            standingInFor saved: SavedAnswerServing, contract: any ResponseContract, _ endpoint: Endpoint<Payload, Module>
         ) -> APIError<General, Module> {
             switch saved.failure {
             case .thrown(let error):

@@ -6,9 +6,10 @@ extension APIClient {
     /// backend's: for a screen that shows data at once and updates it.
     ///
     /// ```swift
-    /// for try await response in client.savedThenFresh(.groups) {
-    ///     groups = response.payload
-    ///     banner = response.savedAnswer.map { RecoveryPolicy.standard.notice(for: $0).message }
+    /// let groups = Endpoint<[StudyGroup], StudyGroupCode>(.get, "groups")
+    /// for try await response in client.savedThenFresh(groups) {
+    ///     show(response.payload)
+    ///     if let saved = response.savedAnswer { showBanner(RecoveryPolicy.standard.notice(for: saved).message) }
     /// }
     /// ```
     ///

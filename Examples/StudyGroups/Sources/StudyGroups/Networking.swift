@@ -3,7 +3,8 @@ import Foundation
 import OpenAPIRuntime
 
 /// The app's networking, made once at launch: one client with the session, the app-wide
-/// codes' events and a drift recorder, and one without a session for sign-in and refresh.
+/// codes' events, a drift recorder and the saved answers, and one without a session for
+/// sign-in and refresh.
 public final class Networking: Sendable {
     public let client: APIClient<AppCode>
     public let session: AuthSession<BackendBAuthenticator>
@@ -29,6 +30,9 @@ public final class Networking: Sendable {
         var pipeline = ClientPipeline(
             logging: nil, metrics: nil, generalCodes: generalCodes, authentication: .session(session), clock: clock)
         pipeline.contractDrift = drift
+        // The last good answer of each GET, kept in memory for as long as the app runs: when the
+        // backend or the network is down, a screen shows what it had, marked as saved.
+        pipeline.savedAnswers = SavedAnswers()
         client = APIClient<AppCode>(baseURL: baseURL, contract: backendB, pipeline: pipeline, transport: transport)
     }
 

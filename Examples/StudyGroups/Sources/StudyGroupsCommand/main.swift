@@ -43,3 +43,19 @@ for path in [
 
 print("\ncontract drift, for the backend team:")
 print(networking.drift.report().table())
+
+// The saved answers: group 7 is loaded every 2 seconds while `backstop serve` answers; once it
+// stops, the screen shows the group as it was last loaded, with the notice, and no alert.
+print("\nnow stop `backstop serve` (Ctrl-C where it runs): group 7 is loaded every 2 seconds until it is shown as saved")
+while true {
+    let screen = await GroupScreen.load("b/study-groups/7", networking: networking, presenter: presenter)
+    if case .savedGroup(let group, let notice) = screen {
+        print("b/study-groups/7 → \(notice.message)\n  \(group)")
+        break
+    }
+    if let alert = presenter.alert {
+        print("b/study-groups/7 → \(screen)\n  alert: \(alert.title) — \(alert.message)")
+        presenter.dismiss(alert.id)
+    }
+    try? await Task.sleep(for: .seconds(2))
+}

@@ -50,4 +50,55 @@ import Testing
         #expect(Set(drift.map(\.path)) == ["$.data.id", "$.data.memberCount"])
         #expect(drift.allSatisfy { $0.operation == "GET b/study-groups/{id}" })
     }
+
+    static let calculus = StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)
+    static let calculusJSON = #"{"code": 200, "msg": "OK", "data": {"id": 7, "name": "Calculus B", "teamCode": "K7Q2", "memberCount": 3}}"#
+
+    /// Loads the group once from the backend, then again when `failure` is all it answers.
+    func loadThenFail(with failure: StubResponse) async -> (before: Date, after: Date, screen: GroupScreen) {
+        let before = Date()
+        #expect(await load(.json(Self.calculusJSON)) == .group(Self.calculus))
+        let after = Date()
+        return (before, after, await load(failure))
+    }
+
+    /// "Showing what was saved at 10:42.", the time as the notice reads it: today, in the
+    /// device's time zone, on a 24-hour clock.
+    func notice(savedAt date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return "Showing what was saved at \(formatter.string(from: date))."
+    }
+
+    @Test func offlineShowsTheSavedGroupWithANoticeAndNoAlert() async throws {
+        let (before, after, screen) = await loadThenFail(with: .failure(URLError(.notConnectedToInternet)))
+        guard case .savedGroup(let group, let notice) = screen else {
+            Issue.record("expected the saved group, got \(screen)")
+            return
+        }
+        #expect(group == Self.calculus)
+        #expect((before...after).contains(notice.savedAt))
+        #expect(notice.message == self.notice(savedAt: notice.savedAt))
+        #expect(presenter.alert == nil)
+        #expect(transport.requests.map(\.path) == ["/b/study-groups/7", "/b/study-groups/7"])
+    }
+
+    @Test func maintenanceShowsTheSavedGroupAndStillTellsTheApp() async throws {
+        var events = networking.generalCodes.events.makeAsyncIterator()
+        let (_, _, screen) = await loadThenFail(with: .json(#"{"code": 10503, "msg": "Down for maintenance", "data": null}"#))
+        guard case .savedGroup(let group, let notice) = screen else {
+            Issue.record("expected the saved group, got \(screen)")
+            return
+        }
+        #expect(group == Self.calculus)
+        #expect(notice.message == self.notice(savedAt: notice.savedAt))
+        #expect(await events.next() == .maintenance)
+        #expect(presenter.alert == nil)
+    }
+
+    @Test func theFeaturesOwnCodeIsNeverAnsweredFromTheSavedGroup() async throws {
+        let (_, _, screen) = await loadThenFail(with: .json(#"{"code": 11210006, "msg": "Class not found", "data": null}"#))
+        #expect(screen == .classGone)
+    }
 }

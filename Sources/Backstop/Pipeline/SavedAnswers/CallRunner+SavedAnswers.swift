@@ -135,11 +135,7 @@ extension CallRunner {
         if let entityTag = fields[.eTag] { renewed.entityTag = entityTag }
         if let lastModified = fields[.lastModified] { renewed.lastModified = lastModified }
         let report = savedAnswerReport(operation: call.options.operationID)
-        if plan.isCurrent() {
-            store.save(renewed) { evicted in
-                if evicted > 0 { report?("evicted", evicted) }
-            }
-        }
+        _ = PendingSave.save(renewed, in: store, isCurrent: plan.isCurrent) { report?("evicted", $0) }
         report?("revalidated", 1)
         return Self.answer(from: renewed, codes: call.options.codes)
     }

@@ -29,12 +29,29 @@ final class PendingSave: Sendable {
             defer { done = true }
             return !done
         }
-        guard first, isCurrent() else { return }
+        guard first else { return }
         let report = report
-        store.save(answer) { evicted in
-            guard evicted > 0 else { return }
-            report?("evicted", evicted)
-        }
+        guard Self.save(answer, in: store, isCurrent: isCurrent, evicted: { report?("evicted", $0) }) else { return }
         report?("saved", 1)
+    }
+
+    /// Saves `answer` in `store` while its user is the session's, and answers whether it did.
+    ///
+    /// The user is read before and after: a sign-out between the two has removed the user's
+    /// answers already, or is about to, and this one is removed again, so a save racing a
+    /// sign-out never brings back what it removed.
+    static func save(
+        _ answer: SavedAnswer, in store: any SavedAnswerStore, isCurrent: @Sendable () -> Bool,
+        evicted: @escaping @Sendable (Int) -> Void
+    ) -> Bool {
+        guard isCurrent() else { return false }
+        store.save(answer) { count in
+            if count > 0 { evicted(count) }
+        }
+        guard isCurrent() else {
+            store.remove(answer.key)
+            return false
+        }
+        return true
     }
 }

@@ -2,8 +2,10 @@
 /// and may be answered from the store, any other method neither.
 ///
 /// ```swift
-/// let search = Endpoint<[Group], NoModuleCodes>(.post, "groups/search", body: query, savedAnswers: .saved(maximumAge: .seconds(600)))
-/// let balance = Endpoint<Balance, NoModuleCodes>(.get, "balance", savedAnswers: .never)
+/// let search = Endpoint<[StudyGroup], StudyGroupCode>(
+///     .post, "groups/search", body: GroupSearch(text: "swift"), isIdempotent: true,
+///     savedAnswers: .saved(maximumAge: .seconds(600)))
+/// let balance = Endpoint<StudyGroup, StudyGroupCode>(.get, "groups/42/balance", savedAnswers: .never)
 /// ```
 public struct SavedAnswerRule: Hashable, Sendable {
     /// Whether the endpoint's successes are saved and its failures may be answered from them.

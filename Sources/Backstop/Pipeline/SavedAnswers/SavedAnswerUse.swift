@@ -4,7 +4,7 @@ import Foundation
 /// was saved, and the failure it stands in for.
 ///
 /// ``APIResponse/savedAnswer`` is `nil` for an answer the backend gave now, a revalidated one
-/// (`304 Not Modified`) included. ``RecoveryPolicy/notice(for:locale:)`` makes the notice the
+/// (`304 Not Modified`) included. ``RecoveryPolicy/notice(for:locale:timeZone:now:)`` makes the notice the
 /// user should see instead of an alert: "Showing what was saved at 10:42".
 public struct SavedAnswerUse: Sendable {
     /// When the backend gave the answer, or last said it had not changed.
