@@ -59,8 +59,6 @@ let package = Package(
             name: "ClientConfigurations",
             dependencies: [
                 .product(name: "Backstop", package: "Backstop"),
-                // Issue 50's configurations save answers in an SQLite file too.
-                .product(name: "BackstopSQLite", package: "Backstop"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,18 +130,15 @@ let package = Package(
             ],
             path: "Benchmarks/LoopbackRounds"
         ),
-        // Issue 50 item 9: saved answers' lookup and eviction at 1,000 and 100,000 answers, and a
-        // call answered from the store beside a loopback call.
+        // Issue 50 item 9: saved answers' lookup and eviction at 1,000 and 100,000 answers, the
+        // stage's cost per call, and a call answered from the store beside a loopback call. Its
+        // loopback server is its own, on POSIX sockets: no SwiftNIO or Hummingbird to build.
         .executableTarget(
             name: "SavedAnswerCosts",
             dependencies: [
-                "ClientConfigurations",
-                "Loopback",
                 "Interleaving",
                 .product(name: "Backstop", package: "Backstop"),
                 .product(name: "BackstopSQLite", package: "Backstop"),
-                .product(name: "BackstopAsyncHTTPClient", package: "Backstop"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Benchmarks/SavedAnswerCosts"

@@ -77,12 +77,28 @@ extension SQLiteAnswerStore {
         guard limits.maximumEntries > 0, entry.size <= limits.maximumEntryBytes, entry.size <= limits.maximumTotalBytes,
             entry.savedAt.timeIntervalSinceReferenceDate >= oldestKept(at: now())
         else { return }
-        let (gone, starts) = state.withLock { state in
+        let renewal = renewalInterval
+        let added = state.withLock { state -> (gone: [PendingWrites.Save], starts: Bool)? in
+            // The backend gave the same answer again, and the file has it from a moment ago:
+            // only its `savedAt` is renewed, in memory, and written with a later save. Calls that
+            // save the same answer each time write nothing each time.
+            if state.pending.saves[entry.key] == nil, let written = state.recent.written(entry.key),
+                let current = state.recent[entry.key], current.isSameAnswer(as: entry),
+                entry.savedAt.timeIntervalSince(written.savedAt) < renewal
+            {
+                state.recent.renew(entry.key, savedAt: max(current.savedAt, entry.savedAt))
+                return nil
+            }
             state.useCount += 1
             let gone = state.pending.add(
                 PendingWrites.Save(entry: entry, order: state.useCount, evicted: evicted), maximumEntries: limits.maximumEntries,
                 maximumTotalBytes: limits.maximumTotalBytes)
             return (gone, Self.startsWriting(&state))
+        }
+        guard let (gone, starts) = added else {
+            // Renewed in memory: nothing was evicted for it.
+            evicted(0)
+            return
         }
         // Replaced or dropped before they were written: they evicted nothing.
         for save in gone { save.evicted(0) }
@@ -115,12 +131,24 @@ extension SQLiteAnswerStore {
     }
 
     private func used(_ key: String) {
+        let recentEnough = max(1, limits.maximumEntries / 10)
         let starts = state.withLock { state in
+            // Among the most recent tenth of saves and uses already: no answer this recent is
+            // evicted before the older ones, so the use need not be written.
+            if let written = state.recent.written(key), state.useCount - written.order < recentEnough { return false }
             state.useCount += 1
             state.pending.uses[key] = state.useCount
+            state.recent.use(key, order: state.useCount)
             return Self.startsWriting(&state)
         }
         if starts { startWriting() }
+    }
+
+    /// How long an unchanged answer given again is renewed in memory only: a minute, or a tenth
+    /// of the store's maximum age when that is shorter.
+    var renewalInterval: TimeInterval {
+        let (seconds, attoseconds) = limits.maximumAge.components
+        return min(60, (Double(seconds) + Double(attoseconds) / 1e18) / 10)
     }
 
     /// Whether the caller is to start the writing task: none is running.
@@ -153,7 +181,7 @@ extension SQLiteAnswerStore {
                         // What a removal asked for during the write covers is not remembered.
                         for save in batch.saves.values
                         where !state.removed(save.entry, since: removalsBefore) && state.pending.saves[save.entry.key] == nil {
-                            state.recent.insert(save.entry)
+                            state.recent.insert(save.entry, order: save.order)
                         }
                         for key in evicted { state.recent.remove(key) }
                         state.writtenRemovals = max(state.writtenRemovals, batch.lastRemoval)

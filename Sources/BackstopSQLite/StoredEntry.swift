@@ -20,4 +20,10 @@ struct StoredEntry: Sendable, Equatable {
     var body: Data
     /// What the entry counts for against the store's byte limits.
     var size: Int
+
+    /// Whether `other` is the same answer under the same key, whenever each was saved.
+    func isSameAnswer(as other: StoredEntry) -> Bool {
+        key == other.key && user == other.user && status == other.status && contentType == other.contentType
+            && entityTag == other.entityTag && lastModified == other.lastModified && body == other.body
+    }
 }

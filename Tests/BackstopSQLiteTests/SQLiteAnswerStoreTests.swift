@@ -155,4 +155,32 @@ import Testing
         store.save(Answers.answer(3, savedAt: clock.now().addingTimeInterval(-120)))
         #expect(await store.answer(for: Answers.key(3)) == nil)
     }
+
+    @Test func anUnchangedAnswerGivenAgainIsRenewedAndAChangedOneRewritten() async throws {
+        let folder = try StoreFolder()
+        let clock = TestNow()
+        func reopened() -> SQLiteAnswerStore {
+            SQLiteAnswerStore(
+                fileURL: folder.file, limits: SavedAnswerLimits(), logger: folder.logger, maximumPageCount: nil, now: clock.now)
+        }
+        let store = reopened()
+        let first = Answers.answer(1, savedAt: clock.now())
+        store.save(first)
+        await store.flush()
+
+        clock.advance(by: 10)
+        let evicted = EvictionCount()
+        store.save(Answers.answer(1, savedAt: clock.now()), evicted: evicted.add)
+        #expect(evicted.calls == 1)
+        #expect(await store.answer(for: first.key)?.savedAt == clock.now())
+        // Renewed in memory: the file still has the first save's time, older, never newer.
+        await store.flush()
+        #expect(await reopened().answer(for: first.key)?.savedAt == first.savedAt)
+
+        var changed = Answers.answer(1, savedAt: clock.now())
+        changed.body = Data(#"{"group":"changed"}"#.utf8)
+        store.save(changed)
+        await store.flush()
+        #expect(await reopened().answer(for: first.key) == changed)
+    }
 }

@@ -3,7 +3,6 @@
 // see what each stage costs in company.
 
 import Backstop
-import BackstopSQLite
 import Foundation
 import Logging
 import OpenAPIRuntime
@@ -38,14 +37,6 @@ public enum StageSet: String, CaseIterable, Sendable {
     case withoutObservation = "every stage, no logging or metrics"
     /// `APIClient` with nothing but what it cannot turn off: no logging, metrics, retry or timeout.
     case bare = "APIClient, nothing on"
-    /// ``apiClient`` plus `SavedAnswers()`: every answer saved in the default in-memory store,
-    /// and looked up for its validators before each call (issue 50's ≤ 1.03x).
-    case savedInMemory = "APIClient, saved in memory"
-    /// ``apiClient`` plus `SavedAnswers` on an `SQLiteAnswerStore` in a fresh temporary file
-    /// (issue 50's ≤ 1.10x on the call's path).
-    case savedInSQLite = "APIClient, saved in SQLite"
-    /// ``apiClient`` again, timed as a configuration of its own: the run's noise beside it.
-    case apiClientAgain = "APIClient, again"
     /// ``everyStage`` with its logger at `debug`, as an engineer who reads every call's line sets
     /// it: what making and handing over each line costs.
     case everyStageLogged = "every stage, lines kept"
@@ -74,15 +65,7 @@ public enum StageSet: String, CaseIterable, Sendable {
         let level: Logger.Level = self == .everyStageLogged ? .debug : .info
         pipeline.logging = RequestLogging(
             logger: Logger(label: "backstop.client", factory: { _ in DiscardingLogHandler(logLevel: level) }))
-        if self == .apiClient || self == .apiClientAgain { return pipeline }
-        if self == .savedInMemory {
-            pipeline.savedAnswers = SavedAnswers()
-            return pipeline
-        }
-        if self == .savedInSQLite {
-            pipeline.savedAnswers = SavedAnswers(store: SQLiteAnswerStore(fileURL: Self.temporaryStoreFile(), logger: nil))
-            return pipeline
-        }
+        if self == .apiClient { return pipeline }
         if self == .apiClientWithoutTimeout {
             pipeline.timeout = nil
             return pipeline
@@ -100,11 +83,6 @@ public enum StageSet: String, CaseIterable, Sendable {
             pipeline.metrics = nil
         }
         return pipeline
-    }
-
-    /// A new file in the temporary folder, for one pipeline's SQLite store.
-    static func temporaryStoreFile() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("backstop-stage-set-\(getpid())-\(UUID().uuidString).sqlite")
     }
 
     /// A call of `GET /items/7` on `transport`, checked once: a set that answers a wrong item

@@ -1,7 +1,7 @@
 // Issue 50 item 9: what saved answers cost, side by side in one process.
 //
-//   SavedAnswerCosts stores [lookups]          lookup and eviction at 1,000 and 100,000 answers
-//   SavedAnswerCosts answering <rounds> <block> a call answered from the store against a loopback call
+//   SavedAnswerCosts stores [lookups]       lookup and eviction at 1,000 and 100,000 answers
+//   SavedAnswerCosts calls <rounds> <block>  the stage's cost per call, and a call answered from the store
 //
 // `stores`: each store (SQLite, in memory) is filled to 1,000 and to 100,000 answers of 200 bytes
 // (the most it keeps), then timed: `lookups` lookups of keys drawn at random (seeded), and 300
@@ -9,21 +9,23 @@
 // store has written it (`flush()`; the in-memory store's save is the whole of it). Prints the
 // medians and the 100,000 / 1,000 ratio: flat is near 1.
 //
-// `answering`: the `APIClient` call of `StageSet.apiClient` (`GET /items/7` over loopback on
-// AsyncHTTPClient, a 55-byte envelope) against the same call answered from the store because the
-// network is gone (a transport that fails at once as offline; no retry, which would wait), with
-// the SQLite store and with the in-memory one, interleaved in shuffled rounds of `block` calls.
-// Prints each one's median per call and the loopback call over it.
+// `calls`: `GET /items/7` (backend B's 55-byte envelope) through `APIClient` on
+// `ClientPipeline(logging: nil, metrics: nil)`, interleaved in shuffled rounds of `block` calls,
+// each figure the median over the rounds of its block's time over the first contender's:
+// 1. over loopback (URLSession, the default transport, against `SocketServer` on 127.0.0.1):
+//    no saved answers, the same again (the run's noise), saved in memory, saved in SQLite;
+// 2. the same four on a transport that answers from memory at once: the call's own work, where
+//    the stage's share is the largest it can be;
+// 3. the loopback call beside the same call answered from the store because the network is
+//    gone (a transport that fails at once as offline; no retry, which would wait), from SQLite
+//    and from memory.
+// Builds without SwiftNIO or Hummingbird, so that it builds in minutes.
 
-import AsyncHTTPClient
 import Backstop
-import BackstopAsyncHTTPClient
 import BackstopSQLite
-import ClientConfigurations
 import Dispatch
 import Foundation
 import Interleaving
-import Loopback
 import OpenAPIRuntime
 
 let arguments = CommandLine.arguments
@@ -95,6 +97,58 @@ struct OfflineTransport: ClientTransport {
     }
 }
 
+/// Backend B's envelope of item 7, as the loopback server and the in-memory transport send it.
+let envelope = #"{"code":200,"msg":"OK","data":{"id":7,"name":"Item 7"}}"#
+let endpoint = Endpoint<Item, NoModuleCodes>(.get, "items/7")
+
+struct Item: Decodable, Sendable, Equatable {
+    var id: Int
+    var name: String
+}
+
+/// A client of backend B's envelope on `transport`, saving answers with `savedAnswers`.
+func makeClient(_ baseURL: URL, _ transport: any ClientTransport, _ savedAnswers: SavedAnswers?, retry: RetryPolicy = .default)
+    -> APIClient<NoModuleCodes>
+{
+    var pipeline = ClientPipeline(logging: nil, metrics: nil, retry: retry)
+    pipeline.savedAnswers = savedAnswers
+    return APIClient(
+        baseURL: baseURL, contract: EnvelopeContract(code: "code", message: ["msg"], payload: "data", success: .codes([200])),
+        pipeline: pipeline, transport: transport)
+}
+
+/// Answers every request at once from memory with ``envelope``.
+struct MemoryTransport: ClientTransport {
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(envelope))
+    }
+}
+
+/// Runs `requests` interleaved and prints each one's median per call and its ratio to the first.
+func report(_ title: String, _ names: [String], _ requests: [@Sendable () async throws -> Item], rounds: Int, block: Int) async throws {
+    for request in requests {
+        for _ in 0..<block { guard try await request() == Item(id: 7, name: "Item 7") else { throw BenchmarkError("wrong item") } }
+    }
+    var perCall = [[Double]](repeating: [], count: requests.count)
+    let order = interleavedOrder(contenders: requests.count, rounds: rounds, block: 1, seed: 50)
+    for round in 0..<rounds {
+        for contender in order[(round * requests.count)..<((round + 1) * requests.count)] {
+            let start = ContinuousClock.now
+            for _ in 0..<block { _ = try await requests[contender]() }
+            perCall[contender].append(microseconds(ContinuousClock.now - start) / Double(block))
+        }
+    }
+    print("== \(title): \(rounds) rounds of \(block) calls")
+    print("call", "µs per call", "this / first", "first / this", separator: "\t")
+    for index in requests.indices {
+        let ratio = median(zip(perCall[index], perCall[0]).map { $0 / $1 })
+        let inverse = median(zip(perCall[0], perCall[index]).map { $0 / $1 })
+        print(
+            names[index], String(format: "%.1f", median(perCall[index])), String(format: "%.3f", ratio), String(format: "%.1f", inverse),
+            separator: "\t")
+    }
+}
+
 let parked = DispatchSemaphore(value: 0)
 Task.detached {
     do {
@@ -121,50 +175,47 @@ Task.detached {
                     "\(store): 100,000 / 1,000: lookup \(String(format: "%.2f", large.lookup / small.lookup)),",
                     "evicting save \(String(format: "%.2f", large.evict / small.evict))")
             }
-        case "answering":
+        case "calls":
             guard arguments.count > 3, let rounds = Int(arguments[2]), let block = Int(arguments[3]) else {
-                throw BenchmarkFailure("usage: SavedAnswerCosts answering <rounds> <block>")
+                throw BenchmarkError("usage: SavedAnswerCosts calls <rounds> <block>")
             }
-            let server = try await LocalServer.start()
-            let transport = HTTPClientTransport(
-                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .backstop))
-            let loopback = try await StageSet.apiClient.request(transport: transport, baseURL: server)
-            let endpoint = Endpoint<Item, NoModuleCodes>(.get, "items/7")
-            var requests: [@Sendable () async throws -> Item] = [loopback]
-            let stores: [any SavedAnswerStore] = [
-                SQLiteAnswerStore(fileURL: try storeFile("answering"), logger: nil), InMemorySavedAnswerStore(),
-            ]
-            for store in stores {
-                guard var pipeline = StageSet.apiClient.pipeline() else { throw BenchmarkFailure("no pipeline") }
-                pipeline.retry = .never
-                pipeline.savedAnswers = SavedAnswers(store: store)
+            let server = try SocketServer(body: envelope)
+            let baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
+            let loopback = StreamingURLSessionTransport()
+            let memory = MemoryTransport()
+            for (title, transport) in [("over loopback (URLSession)", loopback as any ClientTransport), ("from memory", memory)] {
+                let names = ["no saved answers", "the same again", "saved in memory", "saved in SQLite"]
+                let stages: [SavedAnswers?] = [
+                    nil, nil, SavedAnswers(), SavedAnswers(store: SQLiteAnswerStore(fileURL: try storeFile("calls"), logger: nil)),
+                ]
+                var requests: [@Sendable () async throws -> Item] = []
+                for stage in stages {
+                    let client = makeClient(baseURL, transport, stage)
+                    requests.append { try await client.send(endpoint) }
+                }
+                try await report(title, names, requests, rounds: rounds, block: block)
+            }
+            var requests: [@Sendable () async throws -> Item] = []
+            let online = makeClient(baseURL, loopback, nil)
+            requests.append { try await online.send(endpoint) }
+            for store in [SQLiteAnswerStore(fileURL: try storeFile("answering"), logger: nil), InMemorySavedAnswerStore()]
+                as [any SavedAnswerStore]
+            {
                 // One call over loopback saves the answer; the offline client answers it from then on.
-                let online = APIClient<NoModuleCodes>(baseURL: server, contract: backendB, pipeline: pipeline, transport: transport)
-                _ = try await online.send(endpoint)
+                _ = try await makeClient(baseURL, loopback, SavedAnswers(store: store)).send(endpoint)
                 await (store as? SQLiteAnswerStore)?.flush()
-                let offline = APIClient<NoModuleCodes>(
-                    baseURL: server, contract: backendB, pipeline: pipeline, transport: OfflineTransport())
-                guard try await offline.send(endpoint) == Item(id: 7, name: "Item 7") else { throw BenchmarkFailure("wrong saved item") }
+                let offline = makeClient(baseURL, OfflineTransport(), SavedAnswers(store: store), retry: .never)
+                let response = try await offline.response(for: endpoint)
+                guard response.payload == Item(id: 7, name: "Item 7"), response.savedAnswer != nil else {
+                    throw BenchmarkError("the offline call was not answered from the store")
+                }
                 requests.append { try await offline.send(endpoint) }
             }
-            let names = ["loopback call", "answered from SQLite", "answered from memory"]
-            for request in requests { for _ in 0..<block { _ = try await request() } }
-            var perCall = [[Double]](repeating: [], count: requests.count)
-            let order = interleavedOrder(contenders: requests.count, rounds: rounds, block: 1, seed: 50)
-            for round in 0..<rounds {
-                for contender in order[(round * requests.count)..<((round + 1) * requests.count)] {
-                    let start = ContinuousClock.now
-                    for _ in 0..<block { _ = try await requests[contender]() }
-                    perCall[contender].append(microseconds(ContinuousClock.now - start) / Double(block))
-                }
-            }
-            print("call", "µs per call (median of rounds)", "loopback / this", separator: "\t")
-            for index in requests.indices {
-                let ratio = median(zip(perCall[0], perCall[index]).map { $0 / $1 })
-                print(names[index], String(format: "%.1f", median(perCall[index])), String(format: "%.1f", ratio), separator: "\t")
-            }
+            try await report(
+                "answered from the store", ["loopback call", "answered from SQLite", "answered from memory"], requests, rounds: rounds,
+                block: block)
         default:
-            throw BenchmarkFailure("usage: SavedAnswerCosts stores [lookups] | answering <rounds> <block>")
+            throw BenchmarkError("usage: SavedAnswerCosts stores [lookups] | calls <rounds> <block>")
         }
     } catch {
         print("SavedAnswerCosts: \(error)")
