@@ -146,6 +146,36 @@ struct ProxyForwardingTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("On the system's clock too, a dead upstream, one that hangs and one too long are each a 502")
+    func systemClock() async throws {
+        try await withProxy(upstream: refusedURL, clock: ContinuousClock()) { _, url in
+            let dead = try await ProxyHTTP.fetch(url, "/b/products")
+            #expect(dead.status == 502)
+        }
+        // The upstream's slow answer waits on a test clock nobody advances: the proxy gives up
+        // after its own timeout, a fifth of a second of real time.
+        try await withBackend { _, upstream in
+            try await withProxy(
+                upstream: upstream, clock: ContinuousClock(),
+                {
+                    $0.upstreamTimeout = .milliseconds(200)
+                    $0.maximumResponseBodyBytes = 1000
+                }
+            ) { _, url in
+                let hung = try await ProxyHTTP.fetch(url, "/scenarios/slow/b/products")
+                #expect(hung.status == 502)
+                #expect(
+                    hung.value(at: "error") as? String
+                        == "backstop proxy: the upstream \(upstream.absoluteString) did not answer within 0.2 seconds")
+                let long = try await ProxyHTTP.fetch(url, "/b/sized/2000")
+                #expect(long.status == 502)
+                let fine = try await ProxyHTTP.fetch(url, "/b/products/1")
+                #expect(fine.status == 200)
+            }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("A request body over the limit is a 413 and is not forwarded; an answer over the limit is a 502")
     func bodyLimits() async throws {
         try await withBackend { backend, upstream in

@@ -7,9 +7,12 @@ struct BackendClock: Sendable {
     let elapsed: @Sendable () -> Duration
     /// Returns once `elapsed()` reaches the offset.
     let sleep: @Sendable (_ until: Duration) async throws -> Void
+    /// Whether it is the system's own `ContinuousClock`, whose deadlines the event loop can keep.
+    let isContinuous: Bool
 
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
         let start = clock.now
+        isContinuous = C.self == ContinuousClock.self
         elapsed = { start.duration(to: clock.now) }
         sleep = { offset in try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
     }
