@@ -208,23 +208,23 @@ struct ProxyResponder: HTTPResponder {
         if clock.isContinuous {
             // The system's clock: the event loop keeps the deadline, which is far cheaper than a
             // task sleeping beside each call. A body that stalls meets the client's read timeout.
+            // The client's read timeout is the same time, so either error may come first.
             let end = NIODeadline.now() + timeout
-            let response: HTTPClientResponse
             do {
-                response = try await client.execute(outgoing, deadline: end)
-            } catch let error as HTTPClientError where error == .deadlineExceeded {
+                let response = try await client.execute(outgoing, deadline: end)
+                if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                    throw NIOTooManyBytesError(maxBytes: limit)
+                }
+                var body = ByteBuffer()
+                for try await part in response.body {
+                    guard NIODeadline.now() < end else { return nil }
+                    guard body.readableBytes + part.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
+                    body.writeImmutableBuffer(part)
+                }
+                return Upstream(status: response.status, headers: response.headers, body: body)
+            } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
                 return nil
             }
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                throw NIOTooManyBytesError(maxBytes: limit)
-            }
-            var body = ByteBuffer()
-            for try await part in response.body {
-                guard NIODeadline.now() < end else { return nil }
-                guard body.readableBytes + part.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
-                body.writeImmutableBuffer(part)
-            }
-            return Upstream(status: response.status, headers: response.headers, body: body)
         }
         return try await withThrowingTaskGroup(of: Upstream?.self) { group in
             group.addTask {
