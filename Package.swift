@@ -327,6 +327,9 @@ let package = Package(
                 "BackstopAsyncHTTPClient",
                 "BackstopTracing",
                 "BadBackend",
+                // "Rehearsing Your Own API" runs the `backstop` commands it shows, in-process.
+                "BackstopCLI",
+                guarded("ArgumentParser", "swift-argument-parser", by: "BadBackend"),
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

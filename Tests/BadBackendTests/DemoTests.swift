@@ -146,6 +146,19 @@ struct DemoTests {
                 "read:  “Generated Clients”, Sources/BackstopOpenAPI/BackstopOpenAPI.docc/GeneratedClients.md",
             ],
             [
+                "▸ Your own API: rehearse its document, then serve it dirty on request",
+                "code:  swift run backstop rehearse openapi.yaml --operation getProduct",
+                "curl -H 'Backstop-Scenario: numbers-as-strings' http://127.0.0.1:<port>/b/products/1",
+                "rehearse: getProduct (GET /b/products/{id}):", "clean                survived  no repairs",
+                #"numbers-as-strings   survived  5 repairs, the first: $.code: expected integer, found string "#,
+                #"unknown-enum-values  survived  1 repair: $.data: expected Product, found string "backstop-unknown-value"; setToNil"#,
+                "nan                  survived  1 repair: $.data: expected Product, found number NaN; setToNil",
+                "1 operation: 4 survived, 0 failed, 0 not applicable or undescribed",
+                "served: GET /b/products/1 with Backstop-Scenario: numbers-as-strings", #"{"code":""#, #""data":{"#,
+                "Backstop-Scenario-Applied: numbers-as-strings",
+                "read:  “Rehearsing Your Own API”, Sources/BadBackend/BadBackend.docc/RehearsingYourOwnAPI.md",
+            ],
+            [
                 "▸ A refused connection", "app:   .transport(.cannotConnectToHost)",
                 "3 attempts, 0 repairs: transport → cannotConnectToHost", "alert: Service Unavailable", "1. OK (cancel)",
             ],
@@ -174,7 +187,7 @@ struct DemoTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let articles: [TourArticle] = [
             .backstopJSON, .unwrapping, .callingYourBackend, .sessions, .survivingAnOutage, .showingSavedData, .recoveringFromErrors,
-            .tellingYourBackendTeam, .testing, .scenarioPaths, .resources, .generatedClients,
+            .tellingYourBackendTeam, .testing, .scenarioPaths, .resources, .generatedClients, .rehearsingYourOwnAPI,
         ]
         for article in articles {
             let text = try String(contentsOf: root.appendingPathComponent(article.file), encoding: .utf8)

@@ -211,6 +211,7 @@ struct BackendTour {
         await outageStep()
         await savedAnswerStep()
         await generatedClientStep()
+        await ownAPIStep()
     }
 
     /// The demo's retry policy, as the code lines show it.

@@ -17,7 +17,8 @@ struct DemoCommand: AsyncParsableCommand {
             (heard once app-wide), a token expiring under parallel requests with exactly one \
             refresh, retries after 503 and 429, a total and an attempt timeout, identical calls coalesced, a slow \
             answer hedged, a burst queued by the concurrency limit, an outage opening the \
-            circuit breaker, the last good answer shown while it is open, and a refused connection. Each step shows the app's code behind \
+            circuit breaker, the last good answer shown while it is open, an OpenAPI document \
+            rehearsed and served dirty, and a refused connection. Each step shows the app's code behind \
             it, what the app receives, what its engineers' log gets, the alert a user would \
             see, and the article to read. It ends with what to run and read next. Colour on a \
             terminal, plain text when piped or when NO_COLOR is set.

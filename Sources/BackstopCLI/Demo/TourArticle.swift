@@ -12,6 +12,7 @@ enum TourArticle: String {
     case scenarioPaths = "Scenario paths"
     case resources = "Resources and their fields"
     case generatedClients = "Generated Clients"
+    case rehearsingYourOwnAPI = "Rehearsing Your Own API"
 
     /// Where the article's source is in a clone of the repository.
     var file: String {
@@ -28,6 +29,7 @@ enum TourArticle: String {
         case .scenarioPaths: "Sources/BadBackend/BadBackend.docc/ScenarioPaths.md"
         case .resources: "Sources/BadBackend/BadBackend.docc/Resources.md"
         case .generatedClients: "Sources/BackstopOpenAPI/BackstopOpenAPI.docc/GeneratedClients.md"
+        case .rehearsingYourOwnAPI: "Sources/BadBackend/BadBackend.docc/RehearsingYourOwnAPI.md"
         }
     }
 
