@@ -17,7 +17,7 @@ extension DocumentRehearsal {
         case .byteOrderMark:
             return Data([0xEF, 0xBB, 0xBF]) + value.data
         case .trailingCommas:
-            let dirty = Self.withTrailingCommas(Array(value.data))
+            let dirty = TrailingCommas.inserted(into: Array(value.data))
             return dirty.count == value.rendered.utf8.count ? nil : Data(dirty)
         default:
             break
@@ -53,34 +53,5 @@ extension DocumentRehearsal {
             }
         }
         return SampleJSON.object(members).data
-    }
-
-    /// Compact JSON with a comma before each `}` and `]` that closes a non-empty object or array.
-    private static func withTrailingCommas(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + bytes.count / 8)
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                out.append(byte)
-                continue
-            }
-            if byte == UInt8(ascii: "\"") { inString = true }
-            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), let last = out.last, last != UInt8(ascii: "{"),
-                last != UInt8(ascii: "[")
-            {
-                out.append(UInt8(ascii: ","))
-            }
-            out.append(byte)
-        }
-        return out
     }
 }

@@ -1,3 +1,7 @@
+#if OpenAPI
+    import BackstopOpenAPI
+#endif
+
 /// Dirt in a JSON body's bytes that legacy and hand-rolled backends send, which a lenient
 /// decoder has to see through: ``BackstopProxy`` applies it to an upstream's JSON answers.
 ///
@@ -20,7 +24,7 @@ public enum ByteDirt: String, Sendable, Hashable, CaseIterable {
     public func applied(to body: [UInt8]) -> [UInt8] {
         switch self {
         case .byteOrderMark: [0xEF, 0xBB, 0xBF] + body
-        case .trailingCommas: Self.trailingCommas(body)
+        case .trailingCommas: TrailingCommas.inserted(into: body)
         case .latin1: Self.latin1(body)
         case .notANumber: Self.firstNumberAsNaN(body)
         }
@@ -45,59 +49,6 @@ public enum ByteDirt: String, Sendable, Hashable, CaseIterable {
             if byte == UInt8(ascii: "\"") { inString = true }
             visit(index, byte)
         }
-    }
-
-    private static func trailingCommas(_ body: [UInt8]) -> [UInt8] {
-        // Where each comma goes: just after the last value of a container that has one.
-        var insertions: [Int] = []
-        // For each open container, whether it holds a value yet.
-        var holdsValue: [Bool] = []
-        var lastSignificant = -1
-        var inString = false
-        var escaped = false
-        for (index, byte) in body.enumerated() {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    lastSignificant = index
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                continue
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if !holdsValue.isEmpty { holdsValue[holdsValue.count - 1] = true }
-                holdsValue.append(false)
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if holdsValue.popLast() == true { insertions.append(lastSignificant + 1) }
-            default:
-                if byte == UInt8(ascii: "\"") { inString = true }
-                if !holdsValue.isEmpty { holdsValue[holdsValue.count - 1] = true }
-            }
-            lastSignificant = index
-        }
-        guard !insertions.isEmpty else { return body }
-        var dirty: [UInt8] = []
-        dirty.reserveCapacity(body.count + insertions.count)
-        var next = insertions.makeIterator()
-        var insertion = next.next()
-        for (index, byte) in body.enumerated() {
-            while insertion == index {
-                dirty.append(UInt8(ascii: ","))
-                insertion = next.next()
-            }
-            dirty.append(byte)
-        }
-        while insertion != nil {
-            dirty.append(UInt8(ascii: ","))
-            insertion = next.next()
-        }
-        return dirty
     }
 
     private static func latin1(_ body: [UInt8]) -> [UInt8] {
