@@ -115,21 +115,6 @@ public final class BackstopProxy: Service, Sendable {
     /// Runs the proxy around `body`: starts it, hands `body` its base URL, then stops it
     /// gracefully and returns once it has stopped.
     public func withRunning<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-        var quiet = Logger(label: "BackstopProxy.lifecycle")
-        quiet.logLevel = .critical
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [self], logger: quiet))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            do {
-                let result = try await body(try await listening())
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
-        }
+        try await runWhileListening(self, label: "BackstopProxy.lifecycle", listening: { try await self.listening() }, body)
     }
 }

@@ -108,22 +108,7 @@ public final class BadBackend: Service, Sendable {
     /// Runs the server around `body`: starts it, hands `body` its base URL, then stops it
     /// gracefully and returns once it has stopped.
     public func withRunning<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-        var quiet = Logger(label: "BadBackend.lifecycle")
-        quiet.logLevel = .critical
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [self], logger: quiet))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            do {
-                let result = try await body(try await listening())
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
-        }
+        try await runWhileListening(self, label: "BadBackend.lifecycle", listening: { try await self.listening() }, body)
     }
 
     /// Changes what the refresh endpoint does from now on.
