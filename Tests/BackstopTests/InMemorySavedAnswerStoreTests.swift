@@ -42,6 +42,38 @@ struct InMemorySavedAnswerStoreTests {
                 == SavedAnswerKey(method: "GET", url: "u", representation: ["a: 1", "b: 2"]))
     }
 
+    /// The stage looks an answer up before each call only while one may carry a validator: the
+    /// store counts them as answers are saved, replaced, evicted and removed.
+    @Test func itSaysWhetherItMayHoldAnAnswerWithAValidator() async throws {
+        let now = Now()
+        let store = InMemorySavedAnswerStore(limits: SavedAnswerLimits(maximumEntries: 2), now: { now.value })
+        #expect(!store.mayHoldRevalidatableAnswers)
+        store.save(Self.answer("plain", at: now.value)) { _ in }
+        #expect(!store.mayHoldRevalidatableAnswers)
+        var tagged = Self.answer("tagged", at: now.value)
+        tagged.entityTag = "\"v1\""
+        store.save(tagged) { _ in }
+        #expect(store.mayHoldRevalidatableAnswers)
+        // Replaced by an answer without one.
+        store.save(Self.answer("tagged", at: now.value)) { _ in }
+        #expect(!store.mayHoldRevalidatableAnswers)
+        var dated = Self.answer("dated", at: now.value)
+        dated.lastModified = "Sun, 29 Nov 2026 10:42:00 GMT"
+        store.save(dated) { _ in }
+        #expect(store.mayHoldRevalidatableAnswers)
+        // Evicted by two newer answers.
+        store.save(Self.answer("a", at: now.value)) { _ in }
+        store.save(Self.answer("b", at: now.value)) { _ in }
+        #expect(await store.answer(for: Self.key("dated")) == nil)
+        #expect(!store.mayHoldRevalidatableAnswers)
+        store.save(tagged) { _ in }
+        store.remove(tagged.key)
+        #expect(!store.mayHoldRevalidatableAnswers)
+        store.save(tagged) { _ in }
+        store.removeAll()
+        #expect(!store.mayHoldRevalidatableAnswers)
+    }
+
     @Test func keyIDsNeverCollide() {
         let keys = [
             SavedAnswerKey(method: "GET", url: "u", user: nil),

@@ -35,7 +35,7 @@ extension CallRunner {
         var call = call
         var found: SavedAnswer??
         var validated: SavedAnswer?
-        if savedAnswers.revalidates {
+        if savedAnswers.revalidates, store.mayHoldRevalidatableAnswers {
             let saved = await store.answer(for: plan.key)
             found = .some(saved)
             // A request the app made conditional itself gets its own answer, 304 included.
@@ -64,15 +64,14 @@ extension CallRunner {
             let saved = if let found { found } else { await store.answer(for: plan.key) }
             return standIn(saved, plan: plan, for: .answer(answer), call: call) ?? answer
         }
-        guard (200..<300).contains(answer.status.code), answer.role == nil, !Self.forbidsSaving(answer.response) else {
+        guard (200..<300).contains(answer.status.code), answer.role == nil, let kept = Self.keptFields(of: answer.response) else {
             return answer
         }
         var saving = answer
-        let fields = answer.response.headerFields
         saving.pendingSave = PendingSave(
             SavedAnswer(
-                key: plan.key, status: answer.status.code, contentType: fields[.contentType], entityTag: fields[.eTag],
-                lastModified: fields[.lastModified], body: answer.body, savedAt: pipeline.now()),
+                key: plan.key, status: answer.status.code, contentType: kept.contentType, entityTag: kept.entityTag,
+                lastModified: kept.lastModified, body: answer.body, savedAt: pipeline.now()),
             in: store, isCurrent: plan.isCurrent, report: savedAnswerReport(operation: call.options.operationID))
         return saving
     }
@@ -104,11 +103,28 @@ extension CallRunner {
         return status >= 500 && CircuitBreaker.isBackendFailure(.status(status))
     }
 
-    /// Whether the response says it must not be kept: `Cache-Control: no-store`.
-    static func forbidsSaving(_ response: HTTPResponse) -> Bool {
-        response.headerFields[values: .cacheControl].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "no-store" }
+    /// The header fields a saved answer keeps of `response`, each field's values joined as
+    /// HTTP joins them, or `nil` when the response says it must not be kept
+    /// (`Cache-Control: no-store`). One pass over the fields: each call that saves pays it.
+    static func keptFields(of response: HTTPResponse) -> (contentType: String?, entityTag: String?, lastModified: String?)? {
+        var contentType: String?
+        var entityTag: String?
+        var lastModified: String?
+        func joined(_ kept: String?, _ value: String) -> String { kept.map { $0 + ", " + value } ?? value }
+        for field in response.headerFields {
+            switch field.name {
+            case .contentType: contentType = joined(contentType, field.value)
+            case .eTag: entityTag = joined(entityTag, field.value)
+            case .lastModified: lastModified = joined(lastModified, field.value)
+            case .cacheControl:
+                let noStore = field.value.split(separator: ",").contains {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased() == "no-store"
+                }
+                if noStore { return nil }
+            default: continue
+            }
         }
+        return (contentType, entityTag, lastModified)
     }
 
     /// `saved` as the answer of a call that failed with `failure`, when it is young enough.
@@ -163,18 +179,18 @@ extension CallRunner {
         if base.hasSuffix("/") { base.removeLast() }
         let path = call.request.path ?? ""
         let url = base + (path.hasPrefix("/") || path.isEmpty ? path : "/" + path)
-        guard path.contains("?"), let parsed = URL(string: url) else { return url }
+        // Bytes, not Foundation's `contains`, which costs a call more than the rest of its key.
+        guard path.utf8.contains(UInt8(ascii: "?")), let parsed = URL(string: url) else { return url }
         return pipeline.redaction.redacted(url: parsed)
     }
 
     /// The representation's header fields of `request`, `name: value`, never a secret one.
     private func representation(of request: HTTPRequest, naming named: Set<HTTPField.Name>) -> [String] {
         var fields: [String] = []
-        for field in request.headerFields
-        where (field.name == .accept || field.name == .acceptLanguage || named.contains(field.name))
-            && !pipeline.redaction.isSecret(field.name)
-        {
-            fields.append(field.name.canonicalName + ": " + field.value)
+        for field in request.headerFields {
+            let name = field.name
+            guard name == .accept || name == .acceptLanguage || (!named.isEmpty && named.contains(name)) else { continue }
+            if !pipeline.redaction.isSecret(name) { fields.append(name.canonicalName + ": " + field.value) }
         }
         return fields
     }

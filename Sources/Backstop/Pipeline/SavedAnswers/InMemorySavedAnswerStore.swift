@@ -22,6 +22,11 @@ public final class InMemorySavedAnswerStore: SavedAnswerStore {
         state.withLock { ($0.count, $0.bytes) }
     }
 
+    /// Whether it holds an answer with a validator: counted as answers come and go.
+    public var mayHoldRevalidatableAnswers: Bool {
+        state.withLock { $0.revalidatable > 0 }
+    }
+
     public func answer(for key: SavedAnswerKey) async -> SavedAnswer? {
         let now = now()
         return state.withLock { entries in
@@ -37,17 +42,20 @@ public final class InMemorySavedAnswerStore: SavedAnswerStore {
     }
 
     public func save(_ answer: SavedAnswer, evicted: @escaping @Sendable (Int) -> Void) {
-        guard limits.admits(answer) else { return }
+        // Counted once here and kept in its node: each call that saves pays for this method.
+        let bytes = answer.byteCount
+        guard limits.admits(bytes: bytes) else { return }
         let now = now()
         guard !limits.hasExpired(answer, at: now) else { return }
         let count = state.withLock { entries in
-            entries.insert(answer)
+            entries.insert(answer, bytes: bytes)
             var evicted = 0
             while entries.count > limits.maximumEntries || entries.bytes > limits.maximumTotalBytes, entries.evictLeastRecentlyUsed() {
                 evicted += 1
             }
             // The least recently used answers past their age go too, not only when looked up.
-            while let oldest = entries.leastRecentlyUsed, limits.hasExpired(oldest, at: now), entries.evictLeastRecentlyUsed() {
+            while let savedAt = entries.leastRecentlySavedAt, limits.hasExpired(savedAt: savedAt, at: now), entries.evictLeastRecentlyUsed()
+            {
                 evicted += 1
             }
             return evicted
@@ -80,6 +88,8 @@ extension InMemorySavedAnswerStore {
     private struct Entries: @unchecked Sendable {
         struct Node {
             var answer: SavedAnswer?
+            /// The answer's ``SavedAnswer/byteCount``, counted once when it was saved.
+            var bytes = 0
             var newer: Int?
             var older: Int?
         }
@@ -92,30 +102,36 @@ extension InMemorySavedAnswerStore {
         var tail: Int?
         var count = 0
         var bytes = 0
+        /// How many of the answers carry a validator.
+        var revalidatable = 0
 
-        var leastRecentlyUsed: SavedAnswer? { tail.flatMap { nodes[$0].answer } }
+        /// When the least recently used answer was saved: read in place, not copied out.
+        var leastRecentlySavedAt: Date? { tail.flatMap { nodes[$0].answer?.savedAt } }
 
         /// Keeps `answer`, replacing the one under its key, as the most recently used.
-        mutating func insert(_ answer: SavedAnswer) {
+        mutating func insert(_ answer: SavedAnswer, bytes answerBytes: Int) {
             if let existing = slot[answer.key] {
-                bytes -= nodes[existing].answer?.byteCount ?? 0
+                if nodes[existing].answer?.isRevalidatable == true { revalidatable -= 1 }
+                bytes += answerBytes - nodes[existing].bytes
                 nodes[existing].answer = answer
-                bytes += answer.byteCount
+                nodes[existing].bytes = answerBytes
+                if answer.isRevalidatable { revalidatable += 1 }
                 touch(existing)
                 return
             }
             let index: Int
             if let reused = free.popLast() {
                 index = reused
-                nodes[index] = Node(answer: answer)
+                nodes[index] = Node(answer: answer, bytes: answerBytes)
             } else {
                 index = nodes.count
-                nodes.append(Node(answer: answer))
+                nodes.append(Node(answer: answer, bytes: answerBytes))
             }
             slot[answer.key] = index
             if let user = answer.key.user { byUser[user, default: []].insert(answer.key) }
             count += 1
-            bytes += answer.byteCount
+            bytes += answerBytes
+            if answer.isRevalidatable { revalidatable += 1 }
             link(index)
         }
 
@@ -135,6 +151,7 @@ extension InMemorySavedAnswerStore {
 
         mutating func remove(at index: Int) {
             guard let answer = nodes[index].answer else { return }
+            let answerBytes = nodes[index].bytes
             unlink(index)
             nodes[index] = Node()
             free.append(index)
@@ -144,7 +161,8 @@ extension InMemorySavedAnswerStore {
                 if byUser[user]?.isEmpty == true { byUser[user] = nil }
             }
             count -= 1
-            bytes -= answer.byteCount
+            bytes -= answerBytes
+            if answer.isRevalidatable { revalidatable -= 1 }
         }
 
         private mutating func link(_ index: Int) {

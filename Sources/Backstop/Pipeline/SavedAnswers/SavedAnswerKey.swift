@@ -26,7 +26,8 @@ public struct SavedAnswerKey: Hashable, Sendable, Codable {
     public init(method: String, url: String, representation: [String] = [], user: String? = nil) {
         self.method = method
         self.url = url
-        self.representation = representation.sorted()
+        // Sorted, so the order the app set its fields in never makes two keys; one field is.
+        self.representation = representation.count < 2 ? representation : representation.sorted()
         self.user = user
     }
 

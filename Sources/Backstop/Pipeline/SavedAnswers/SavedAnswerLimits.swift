@@ -26,13 +26,22 @@ public struct SavedAnswerLimits: Hashable, Sendable {
 
     /// Whether `answer` may be kept at all: within ``maximumEntryBytes`` and the total.
     public func admits(_ answer: SavedAnswer) -> Bool {
-        let bytes = answer.byteCount
-        return maximumEntries > 0 && bytes <= maximumEntryBytes && bytes <= maximumTotalBytes
+        admits(bytes: answer.byteCount)
+    }
+
+    /// Whether an answer of `bytes` (its ``SavedAnswer/byteCount``) may be kept at all.
+    package func admits(bytes: Int) -> Bool {
+        maximumEntries > 0 && bytes <= maximumEntryBytes && bytes <= maximumTotalBytes
     }
 
     /// Whether `answer` is past ``maximumAge`` at `now`.
     public func hasExpired(_ answer: SavedAnswer, at now: Date) -> Bool {
-        now.timeIntervalSince(answer.savedAt) > Self.seconds(maximumAge)
+        hasExpired(savedAt: answer.savedAt, at: now)
+    }
+
+    /// Whether an answer saved at `savedAt` is past ``maximumAge`` at `now`.
+    package func hasExpired(savedAt: Date, at now: Date) -> Bool {
+        now.timeIntervalSince(savedAt) > Self.seconds(maximumAge)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -44,4 +44,16 @@ public protocol SavedAnswerStore: AnyObject, Sendable {
 
     /// Removes every answer.
     func removeAll()
+
+    /// Whether an answer it holds may carry a validator (`ETag`, `Last-Modified`): while it is
+    /// `false`, the stage skips the lookup it makes before each call to send
+    /// `If-None-Match` or `If-Modified-Since`, the one cost a call pays when no answer can be
+    /// revalidated. `true` unless a store says otherwise; a store that answers `false` when it
+    /// holds such an answer only loses that answer's revalidation, never a saved answer.
+    var mayHoldRevalidatableAnswers: Bool { get }
+}
+
+extension SavedAnswerStore {
+    /// `true`: a store that does not count its validators is looked up before every call.
+    public var mayHoldRevalidatableAnswers: Bool { true }
 }
