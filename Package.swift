@@ -254,6 +254,8 @@ let package = Package(
                 "Backstop",
                 "BackstopSQLite",
                 "BackstopTesting",
+                // Only for `builtExecutable(named:)`, which finds SQLiteStoreProbe.
+                "BackstopTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // Only to make the files a store must refuse: another program's, a later version's.
                 guarded("GRDB", "GRDB.swift", by: "SQLite"),

@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run BadBackend, an HTTP server that misbehaves on purpose, until stopped.",
         discussion: """
-            Serves products, a study group and an account in envelope styles a, b and c: \
+            Serves products, study groups and an account in envelope styles a, b and c: \
             clean at /<style>/<resource>, broken at /scenarios/<scenario>/<style>/<resource>. \
             GET /scenarios lists every resource, scenario and query item as JSON. Example:
               curl http://127.0.0.1:<port>/scenarios/http-503/b/products
@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     private static let resources = """
-        GET  /<style>/products, /<style>/products/<id>, /<style>/study-groups/<id>
+        GET  /<style>/products, /<style>/products/<id>, /<style>/study-groups, /<style>/study-groups/<id>
         GET  /<style>/account (needs a bearer token from sign-in)
         POST /<style>/auth/sign-in, /<style>/auth/refresh {"refreshToken": "…"}
         """

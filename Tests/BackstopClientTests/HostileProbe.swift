@@ -1,3 +1,4 @@
+import BackstopTestSupport
 import Foundation
 import Testing
 
@@ -24,18 +25,7 @@ struct HostileProbe {
     }
 
     /// The executable beside the test bundle, where SwiftPM builds every product of the package.
-    static var executable: URL? {
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]), Bundle.main.bundleURL, Bundle.main.executableURL]
-        for candidate in candidates.compactMap({ $0 }) {
-            var directory = candidate.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let probe = directory.appendingPathComponent("HostileProbe")
-                if FileManager.default.isExecutableFile(atPath: probe.path) { return probe }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
+    static var executable: URL? { builtExecutable(named: "HostileProbe") }
 
     /// Runs the probe with `transport` against `url` and waits for it to end.
     static func run(_ transport: String, _ url: URL, limit: Int? = nil) async throws -> Ended {

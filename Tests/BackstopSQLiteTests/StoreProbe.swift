@@ -1,3 +1,4 @@
+import BackstopTestSupport
 import Foundation
 import Testing
 
@@ -12,18 +13,7 @@ enum StoreProbe {
     }
 
     /// The executable beside the test bundle, where SwiftPM builds every product of the package.
-    static var executable: URL? {
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]), Bundle.main.bundleURL, Bundle.main.executableURL]
-        for candidate in candidates.compactMap({ $0 }) {
-            var directory = candidate.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let probe = directory.appendingPathComponent("SQLiteStoreProbe")
-                if FileManager.default.isExecutableFile(atPath: probe.path) { return probe }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
+    static var executable: URL? { builtExecutable(named: "SQLiteStoreProbe") }
 
     /// A started probe, its output read line by line.
     static func start(_ arguments: [String]) throws -> (Process, FileHandle) {

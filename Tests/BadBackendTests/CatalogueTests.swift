@@ -20,7 +20,7 @@ struct CatalogueTests {
             #expect(answer.value(at: "styles") as? [String] == ["a", "b", "c"])
             let scenarios = try #require(answer.value(at: "scenarios") as? [[String: Any]])
             #expect(scenarios.compactMap { $0["name"] as? String } == Scenario.all.map(\.name))
-            #expect((answer.value(at: "resources") as? [Any])?.count == 8)
+            #expect((answer.value(at: "resources") as? [Any])?.count == 9)
             #expect(
                 (answer.value(at: "queryItems") as? [[String: Any]])?.compactMap { $0["name"] as? String } == [
                     "failures", "status", "retryAfter",

@@ -1,3 +1,4 @@
+import BackstopTestSupport
 import Foundation
 import Testing
 
@@ -15,18 +16,7 @@ struct CopiedBinaryTests {
         .appendingPathComponent("../../Sources/BadBackend/Resources/openapi.yaml").standardized
 
     /// The `backstop` executable SwiftPM built beside the test bundle.
-    static var built: URL? {
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]), Bundle.main.bundleURL, Bundle.main.executableURL]
-        for candidate in candidates.compactMap({ $0 }) {
-            var directory = candidate.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let binary = directory.appendingPathComponent("backstop")
-                if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }
+    static var built: URL? { builtExecutable(named: "backstop") }
 
     @Test("serve answers GET /openapi.yaml with the document kept in the repository")
     func servesTheDocument() async throws {

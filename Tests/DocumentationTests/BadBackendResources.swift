@@ -22,16 +22,16 @@ enum BadBackendResources {
     }
 
     struct StudyGroup: Decodable {
-        var id: Int  // the id in the path
-        var name: String  // "Calculus B"
-        var teamCode: String  // "K7Q2"
-        var role: String  // "owner"
-        var memberCount: Int  // 3
+        var id: Int  // 7, 8, 9 in the list; the id in the path
+        var name: String  // "Calculus B", "Linear Algebra", "Organic Chemistry"
+        var teamCode: String  // "K7Q2", "M3X8", "R5C9"
+        var role: String  // "owner" or "member"
+        var memberCount: Int  // 3, 2, 4: the members' count
         var members: [Member]
 
         struct Member: Decodable {
-            var id: Int  // 1, 2, 3
-            var nickname: String  // "Ada", "Grace", "Linus"
+            var id: Int  // 1, 2, 3 in group 7
+            var nickname: String  // "Ada", "Grace", "Linus" in group 7
         }
     }
 
@@ -107,6 +107,16 @@ struct BadBackendResourcesTests {
             let product = try await R.fetch(R.Product.self, url, "/b/products/2")
             #expect(product.value.name == "AirPods" && product.value.price == 179 && product.value.tags == ["wireless"])
 
+            let groups = try await R.fetch([R.StudyGroup].self, url, "/b/study-groups")
+            #expect(groups.value.map(\.id) == [7, 8, 9])
+            #expect(groups.value.map(\.name) == ["Calculus B", "Linear Algebra", "Organic Chemistry"])
+            #expect(groups.value.map(\.teamCode) == ["K7Q2", "M3X8", "R5C9"])
+            #expect(groups.value.map(\.memberCount) == [3, 2, 4])
+            #expect(groups.value.allSatisfy { $0.memberCount == $0.members.count })
+            for (group, json) in zip(groups.value, (groups.json as? [Any]) ?? []) {
+                let names = R.fieldNames(of: group, served: json)
+                #expect(names.documented == names.served)
+            }
             let group = try await R.fetch(R.StudyGroup.self, url, "/b/study-groups/42")
             #expect(group.value.id == 42 && group.value.members.map(\.nickname) == ["Ada", "Grace", "Linus"])
             var names = R.fieldNames(of: group.value, served: group.json)

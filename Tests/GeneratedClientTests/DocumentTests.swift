@@ -45,6 +45,7 @@ struct DocumentTests {
                 // Style B.
                 #expect(try await api.listProducts().ok.body.json.data?.map(\.category) == [.phone, .audio, .gift])
                 for id in 1...3 { #expect(try await api.getProduct(path: .init(id: id)).ok.body.json.data?.id == id) }
+                #expect(try await api.listStudyGroups().ok.body.json.data?.map(\.id) == [7, 8, 9])
                 #expect(try await api.getStudyGroup(path: .init(id: 42)).ok.body.json.data?.role == .owner)
                 var tokens = try #require(try await api.signIn().ok.body.json.data)
                 tokens = try #require(try await api.refreshTokens(body: .json(.init(refreshToken: tokens.refreshToken))).ok.body.json.data)
@@ -54,12 +55,14 @@ struct DocumentTests {
                 // Style A.
                 #expect(try await api.listProductsA().ok.body.json.result.data?.count == 3)
                 #expect(try await api.getProductA(path: .init(id: 1)).ok.body.json.message == "success")
+                #expect(try await api.listStudyGroupsA().ok.body.json.result.data?.map(\.memberCount) == [3, 2, 4])
                 #expect(try await api.getStudyGroupA(path: .init(id: 42)).ok.body.json.result.data?.memberCount == 3)
                 tokens = try #require(try await api.signInA().ok.body.json.result.data)
                 #expect(try await api.refreshTokensA(body: .json(.init(refreshToken: tokens.refreshToken))).ok.body.json.result.data != nil)
                 // Style C.
                 #expect(try await api.listProductsC().ok.body.json.result.data?.count == 3)
                 #expect(try await api.getProductC(path: .init(id: 3)).ok.body.json.result.data?.stock == 0)
+                #expect(try await api.listStudyGroupsC().ok.body.json.result.data?.map(\.role) == [.owner, .member, .member])
                 #expect(try await api.getStudyGroupC(path: .init(id: 42)).ok.body.json.message == nil)
                 tokens = try #require(try await api.signInC().ok.body.json.result.data)
                 #expect(try await api.refreshTokensC(body: .json(.init(refreshToken: tokens.refreshToken))).ok.body.json.result.data != nil)

@@ -50,19 +50,60 @@ enum SampleData {
             ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "stock") })
     }
 
-    /// A study group of the module whose codes are ``BadBackend/StudyGroupCode``.
+    struct StudyGroup {
+        let id: Int
+        let name: String
+        let teamCode: String
+        let role: String
+        let members: [(id: Int, nickname: String)]
+    }
+
+    /// Study group 7, whose fields any id but a listed one's gets.
+    static let calculus = StudyGroup(
+        id: 7, name: "Calculus B", teamCode: "K7Q2", role: "owner", members: [(1, "Ada"), (2, "Grace"), (3, "Linus")])
+
+    /// The study groups `GET /{style}/study-groups` lists, the signed-in user's (7 and 8) first.
+    static let studyGroups = [
+        calculus,
+        StudyGroup(id: 8, name: "Linear Algebra", teamCode: "M3X8", role: "member", members: [(1, "Ada"), (4, "Alan")]),
+        StudyGroup(
+            id: 9, name: "Organic Chemistry", teamCode: "R5C9", role: "member",
+            members: [(2, "Grace"), (5, "Rosalind"), (6, "Dorothy"), (7, "Marie")]),
+    ]
+
+    /// All study groups; with ``Dirt/brokenArrayElement`` the second is replaced by a broken one.
+    static func studyGroupList(_ dirt: Dirt?) -> JSONText {
+        .array(
+            studyGroups.enumerated().map { index, group in
+                if dirt == .brokenArrayElement && index == 1 {
+                    return .object([("id", .string("eight?")), ("name", .null), ("members", .object([]))])
+                }
+                return studyGroup(group, dirt == .brokenArrayElement ? nil : dirt)
+            })
+    }
+
+    /// The study group with `id`: a listed one as listed, any other as group 7 with that id.
     static func studyGroup(id: Int, _ dirt: Dirt?) -> JSONText {
-        var members: [JSONText] = [(1, "Ada"), (2, "Grace"), (3, "Linus")].map { member in
-            .object([("id", number(member.0, dirt)), ("nickname", .string(member.1))])
+        let group =
+            studyGroups.first { $0.id == id }
+            ?? StudyGroup(id: id, name: calculus.name, teamCode: calculus.teamCode, role: calculus.role, members: calculus.members)
+        return studyGroup(group, dirt)
+    }
+
+    /// A study group of the module whose codes are ``BadBackend/StudyGroupCode``; with
+    /// ``Dirt/brokenArrayElement`` its second member is broken.
+    static func studyGroup(_ group: StudyGroup, _ dirt: Dirt?) -> JSONText {
+        var members: [JSONText] = group.members.map { member in
+            .object([("id", number(member.id, dirt)), ("nickname", .string(member.nickname))])
         }
-        if dirt == .brokenArrayElement { members[1] = .object([("id", .null), ("nickname", .int(42))]) }
+        if dirt == .brokenArrayElement && members.count > 1 { members[1] = .object([("id", .null), ("nickname", .int(42))]) }
         return .object(
             [
-                ("id", number(id, dirt)),
-                ("name", .string("Calculus B")),
-                ("teamCode", dirt == .nullsAndMissingFields ? .null : .string("K7Q2")),
-                ("role", .string(dirt == .unknownEnumValues ? "co-owner" : "owner")),
-                ("memberCount", number(3, dirt)),
+                ("id", number(group.id, dirt)),
+                ("name", .string(group.name)),
+                ("teamCode", dirt == .nullsAndMissingFields ? .null : .string(group.teamCode)),
+                ("role", .string(dirt == .unknownEnumValues ? "co-owner" : group.role)),
+                ("memberCount", number(group.members.count, dirt)),
                 ("members", .array(members)),
             ].filter { !(dirt == .nullsAndMissingFields && $0.0 == "memberCount") })
     }

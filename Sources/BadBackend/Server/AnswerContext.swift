@@ -55,6 +55,8 @@ struct AnswerContext {
                 return failure(.notFound, code: 40400, message: "No product \(id)")
             }
             return Answer(json: style.success(SampleData.product(product, dirt)))
+        case .studyGroups:
+            return Answer(json: style.success(SampleData.studyGroupList(dirt)))
         case .studyGroup(let id):
             return Answer(json: style.success(SampleData.studyGroup(id: id, dirt)))
         case .account:

@@ -99,6 +99,35 @@ paths:
             application/json:
               schema:
                 $ref: '#/components/schemas/FailureB'
+  /b/study-groups:
+    get:
+      operationId: listStudyGroups
+      summary: 'Study groups 7, 8 and 9.'
+      responses:
+        '200':
+          description: The payload in a success envelope, or a business failure in a failure envelope.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [code, msg]
+                properties:
+                  code:
+                    type: integer
+                    description: 200 on success; otherwise the business code.
+                  msg:
+                    type: string
+                  data:
+                    description: The payload; null on a failure.
+                    type: array
+                    items:
+                      $ref: '#/components/schemas/StudyGroup'
+        default:
+          description: An HTTP error with a failure envelope (401 for a missing or unknown token, 404 for an unknown product).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/FailureB'
   /b/study-groups/{id}:
     get:
       operationId: getStudyGroup
@@ -289,6 +318,38 @@ paths:
                       data:
                         description: The payload; null on a failure.
                         $ref: '#/components/schemas/Product'
+        default:
+          description: An HTTP error with a failure envelope (401 for a missing or unknown token, 404 for an unknown product).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/FailureA'
+  /a/study-groups:
+    get:
+      operationId: listStudyGroupsA
+      summary: 'Study groups 7, 8 and 9.'
+      responses:
+        '200':
+          description: The payload in a success envelope, or a business failure in a failure envelope.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [statusCode, message, result]
+                properties:
+                  statusCode:
+                    type: integer
+                    description: 200 on success; otherwise the business code.
+                  message:
+                    type: string
+                  result:
+                    type: object
+                    properties:
+                      data:
+                        description: The payload; null on a failure.
+                        type: array
+                        items:
+                          $ref: '#/components/schemas/StudyGroup'
         default:
           description: An HTTP error with a failure envelope (401 for a missing or unknown token, 404 for an unknown product).
           content:
@@ -511,6 +572,42 @@ paths:
             application/json:
               schema:
                 $ref: '#/components/schemas/FailureC'
+  /c/study-groups:
+    get:
+      operationId: listStudyGroupsC
+      summary: 'Study groups 7, 8 and 9.'
+      responses:
+        '200':
+          description: The payload in a success envelope, or a business failure in a failure envelope.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [statusCode, result]
+                properties:
+                  statusCode:
+                    type: integer
+                    description: 200 on success; otherwise the business code.
+                  message:
+                    type: string
+                    description: Absent on success; a failure moves it to `result.message`.
+                  result:
+                    type: object
+                    properties:
+                      data:
+                        description: The payload; null on a failure, or absent.
+                        type: array
+                        items:
+                          $ref: '#/components/schemas/StudyGroup'
+                      message:
+                        type: string
+                        description: A failure's message.
+        default:
+          description: An HTTP error with a failure envelope (401 for a missing or unknown token, 404 for an unknown product).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/FailureC'
   /c/study-groups/{id}:
     get:
       operationId: getStudyGroupC
@@ -702,7 +799,7 @@ components:
       properties:
         id:
           type: integer
-          description: The id in the path.
+          description: The id in the path; 7, 8 or 9 in the list.
         name:
           type: string
         teamCode:

@@ -4,6 +4,7 @@ struct Route: Equatable {
     enum Resource: Equatable {
         case products
         case product(id: Int)
+        case studyGroups
         case studyGroup(id: Int)
         case account
         case signIn
@@ -21,6 +22,7 @@ struct Route: Equatable {
         static let catalogue: [(method: String, path: String, summary: String)] = [
             ("GET", "/{style}/products", "three products"),
             ("GET", "/{style}/products/{id}", "product 1, 2 or 3; any other id is a 404 with code 40400"),
+            ("GET", "/{style}/study-groups", "study groups 7, 8 and 9"),
             ("GET", "/{style}/study-groups/{id}", "a study group, the feature whose module codes the scenarios use"),
             ("GET", "/{style}/account", "the signed-in user; needs a bearer access token"),
             ("POST", "/{style}/auth/sign-in", "issues short-lived tokens; any body signs in"),
@@ -79,6 +81,7 @@ struct Route: Equatable {
         case let parts where parts.count == 2 && parts[0] == "products":
             guard let id = Int(parts[1]) else { throw Unknown(reason: "a product id is a whole number") }
             resource = .product(id: id)
+        case ["study-groups"]: resource = .studyGroups
         case let parts where parts.count == 2 && parts[0] == "study-groups":
             guard let id = Int(parts[1]) else { throw Unknown(reason: "a study group id is a whole number") }
             resource = .studyGroup(id: id)

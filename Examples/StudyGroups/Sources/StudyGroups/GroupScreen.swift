@@ -1,11 +1,11 @@
 import Backstop
 
-/// What the study-group screen shows.
+/// What the study-groups screen shows.
 public enum GroupScreen: Equatable, Sendable {
-    case group(StudyGroup)
-    /// The group as last loaded, while the backend or the network is down, and the notice to
-    /// show above it ("Showing what was saved at 10:42.") instead of an alert.
-    case savedGroup(StudyGroup, notice: RecoveryNotice)
+    case groups([StudyGroup])
+    /// The groups as last loaded, while the backend or the network is down, and the notice to
+    /// show above them ("Showing what was saved at 10:42.") instead of an alert.
+    case savedGroups([StudyGroup], notice: RecoveryNotice)
     case teamCodeHint
     case classGone
     /// Everything else is the presenter's: an alert with the actions the user can take.
@@ -13,16 +13,18 @@ public enum GroupScreen: Equatable, Sendable {
 }
 
 extension GroupScreen {
-    /// Loads the group at `path`: the feature's `switch` lists its own codes and the general
-    /// ones, exhaustively, and gives the rest to the presenter. When the backend or the network
-    /// fails and the group was loaded before, the pipeline answers the saved group instead
+    /// Loads the study groups at `path`: the feature's `switch` lists its own codes and the
+    /// general ones, exhaustively, and gives the rest to the presenter. When the backend or the
+    /// network fails and the list was loaded before, the pipeline answers the saved list instead
     /// (`Networking`'s `SavedAnswers`), and the screen shows it with the presenter's notice.
+    ///
+    /// - Parameter path: `b/study-groups`, or the same list behind a BadBackend scenario.
     @MainActor
     public static func load(_ path: String, networking: Networking, presenter: RecoveryPresenter) async -> GroupScreen {
         do {
-            let response = try await networking.client.response(for: Endpoint<StudyGroup, StudyGroupCode>(.get, path))
-            guard let saved = response.savedAnswer else { return .group(response.payload) }
-            return .savedGroup(response.payload, notice: presenter.policy.notice(for: saved, locale: presenter.locale))
+            let response = try await networking.client.response(for: Endpoint<[StudyGroup], StudyGroupCode>(.get, path))
+            guard let saved = response.savedAnswer else { return .groups(response.payload) }
+            return .savedGroups(response.payload, notice: presenter.policy.notice(for: saved, locale: presenter.locale))
         } catch {
             switch error {
             case .server(.module(.wrongTeamCode, _)): return .teamCodeHint

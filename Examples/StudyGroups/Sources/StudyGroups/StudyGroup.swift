@@ -1,4 +1,4 @@
-/// A study group, as `GET b/study-groups/{id}` answers it.
+/// A study group, as `GET b/study-groups` lists it.
 public struct StudyGroup: Decodable, Sendable, Equatable {
     public var id: Int
     public var name: String

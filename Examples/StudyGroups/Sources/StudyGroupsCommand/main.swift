@@ -26,15 +26,25 @@ do {
     exit(1)
 }
 
+/// The screen as the command prints it: each group with its id and member count, or the case.
+func describe(_ screen: GroupScreen) -> String {
+    let list = { (groups: [StudyGroup]) in groups.map { "\($0.name) (\($0.id), \($0.memberCount) members)" }.joined(separator: ", ") }
+    switch screen {
+    case .groups(let groups): return "groups: " + list(groups)
+    case .savedGroups(let groups, let notice): return "\(notice.message)\n  saved groups: " + list(groups)
+    case .teamCodeHint, .classGone, .alert: return "\(screen)"
+    }
+}
+
 for path in [
-    "b/study-groups/7",  // a clean answer
-    "scenarios/numbers-as-strings/b/study-groups/7",  // repaired, counted as drift
-    "scenarios/wrong-team-code/b/study-groups/7",  // the feature's own code
-    "scenarios/class-not-found/b/study-groups/7",
-    "scenarios/maintenance/b/study-groups/7",  // app-wide: an alert
+    "b/study-groups",  // a clean answer
+    "scenarios/numbers-as-strings/b/study-groups",  // repaired, counted as drift
+    "scenarios/wrong-team-code/b/study-groups",  // the feature's own code
+    "scenarios/class-not-found/b/study-groups",
+    "scenarios/maintenance/b/study-groups",  // app-wide: an alert
 ] {
     let screen = await GroupScreen.load(path, networking: networking, presenter: presenter)
-    print("\(path) → \(screen)")
+    print("\(path) → \(describe(screen))")
     if let alert = presenter.alert {
         print("  alert: \(alert.title) — \(alert.message)")
         presenter.dismiss(alert.id)
@@ -44,17 +54,17 @@ for path in [
 print("\ncontract drift, for the backend team:")
 print(networking.drift.report().table())
 
-// The saved answers: group 7 is loaded every 2 seconds while `backstop serve` answers; once it
-// stops, the screen shows the group as it was last loaded, with the notice, and no alert.
-print("\nnow stop `backstop serve` (Ctrl-C where it runs): group 7 is loaded every 2 seconds until it is shown as saved")
+// The saved answers: the list is loaded every 2 seconds while `backstop serve` answers; once it
+// stops, the screen shows the list as it was last loaded, with the notice, and no alert.
+print("\nnow stop `backstop serve` (Ctrl-C where it runs): the list is loaded every 2 seconds until it is shown as saved")
 while true {
-    let screen = await GroupScreen.load("b/study-groups/7", networking: networking, presenter: presenter)
-    if case .savedGroup(let group, let notice) = screen {
-        print("b/study-groups/7 → \(notice.message)\n  \(group)")
+    let screen = await GroupScreen.load("b/study-groups", networking: networking, presenter: presenter)
+    if case .savedGroups = screen {
+        print("b/study-groups → \(describe(screen))")
         break
     }
     if let alert = presenter.alert {
-        print("b/study-groups/7 → \(screen)\n  alert: \(alert.title) — \(alert.message)")
+        print("b/study-groups → \(describe(screen))\n  alert: \(alert.title) — \(alert.message)")
         presenter.dismiss(alert.id)
     }
     try? await Task.sleep(for: .seconds(2))

@@ -4,7 +4,7 @@ import Foundation
 import StudyGroups
 import Testing
 
-// The study-group feature's switch and the alerts, on canned answers.
+// The study-groups screen: the feature's switch, the alerts and the saved list, on canned answers.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct GroupScreenTests {
     let transport = StubTransport()
@@ -18,8 +18,8 @@ import Testing
     }
 
     func load(_ answer: StubResponse) async -> GroupScreen {
-        transport.stub(.get, "b/study-groups/7", answer)
-        return await GroupScreen.load("b/study-groups/7", networking: networking, presenter: presenter)
+        transport.stub(.get, "b/study-groups", answer)
+        return await GroupScreen.load("b/study-groups", networking: networking, presenter: presenter)
     }
 
     @Test func theFeaturesOwnCodesReachItsSwitch() async {
@@ -44,20 +44,26 @@ import Testing
 
     @Test func numbersSentAsStringsAreRepairedAndCountedAsDrift() async throws {
         let screen = await load(
-            .json(#"{"code": 200, "msg": "OK", "data": {"id": "7", "name": "Calculus B", "teamCode": "K7Q2", "memberCount": "3"}}"#))
-        #expect(screen == .group(StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)))
+            .json(
+                #"{"code": 200, "msg": "OK", "data": [{"id": "7", "name": "Calculus B", "teamCode": "K7Q2", "memberCount": "3"}, "#
+                    + #"{"id": "8", "name": "Linear Algebra", "teamCode": "M3X8", "memberCount": "2"}]}"#))
+        #expect(screen == .groups([Self.calculus, Self.linearAlgebra]))
         let drift = networking.drift.report().entries
-        #expect(Set(drift.map(\.path)) == ["$.data.id", "$.data.memberCount"])
-        #expect(drift.allSatisfy { $0.operation == "GET b/study-groups/{id}" })
+        #expect(Set(drift.map(\.path)) == ["$.data[*].id", "$.data[*].memberCount"])
+        #expect(drift.map(\.count) == [2, 2])
+        #expect(drift.allSatisfy { $0.operation == "GET b/study-groups" })
     }
 
     static let calculus = StudyGroup(id: 7, name: "Calculus B", teamCode: "K7Q2", memberCount: 3)
-    static let calculusJSON = #"{"code": 200, "msg": "OK", "data": {"id": 7, "name": "Calculus B", "teamCode": "K7Q2", "memberCount": 3}}"#
+    static let linearAlgebra = StudyGroup(id: 8, name: "Linear Algebra", teamCode: "M3X8", memberCount: 2)
+    static let groupsJSON =
+        #"{"code": 200, "msg": "OK", "data": [{"id": 7, "name": "Calculus B", "teamCode": "K7Q2", "memberCount": 3}, "#
+        + #"{"id": 8, "name": "Linear Algebra", "teamCode": "M3X8", "memberCount": 2}]}"#
 
-    /// Loads the group once from the backend, then again when `failure` is all it answers.
+    /// Loads the list once from the backend, then again when `failure` is all it answers.
     func loadThenFail(with failure: StubResponse) async -> (before: Date, after: Date, screen: GroupScreen) {
         let before = Date()
-        #expect(await load(.json(Self.calculusJSON)) == .group(Self.calculus))
+        #expect(await load(.json(Self.groupsJSON)) == .groups([Self.calculus, Self.linearAlgebra]))
         let after = Date()
         return (before, after, await load(failure))
     }
@@ -71,33 +77,33 @@ import Testing
         return "Showing what was saved at \(formatter.string(from: date))."
     }
 
-    @Test func offlineShowsTheSavedGroupWithANoticeAndNoAlert() async throws {
+    @Test func offlineShowsTheSavedListWithANoticeAndNoAlert() async throws {
         let (before, after, screen) = await loadThenFail(with: .failure(URLError(.notConnectedToInternet)))
-        guard case .savedGroup(let group, let notice) = screen else {
-            Issue.record("expected the saved group, got \(screen)")
+        guard case .savedGroups(let groups, let notice) = screen else {
+            Issue.record("expected the saved list, got \(screen)")
             return
         }
-        #expect(group == Self.calculus)
+        #expect(groups == [Self.calculus, Self.linearAlgebra])
         #expect((before...after).contains(notice.savedAt))
         #expect(notice.message == self.notice(savedAt: notice.savedAt))
         #expect(presenter.alert == nil)
-        #expect(transport.requests.map(\.path) == ["/b/study-groups/7", "/b/study-groups/7"])
+        #expect(transport.requests.map(\.path) == ["/b/study-groups", "/b/study-groups"])
     }
 
-    @Test func maintenanceShowsTheSavedGroupAndStillTellsTheApp() async throws {
+    @Test func maintenanceShowsTheSavedListAndStillTellsTheApp() async throws {
         var events = networking.generalCodes.events.makeAsyncIterator()
         let (_, _, screen) = await loadThenFail(with: .json(#"{"code": 10503, "msg": "Down for maintenance", "data": null}"#))
-        guard case .savedGroup(let group, let notice) = screen else {
-            Issue.record("expected the saved group, got \(screen)")
+        guard case .savedGroups(let groups, let notice) = screen else {
+            Issue.record("expected the saved list, got \(screen)")
             return
         }
-        #expect(group == Self.calculus)
+        #expect(groups == [Self.calculus, Self.linearAlgebra])
         #expect(notice.message == self.notice(savedAt: notice.savedAt))
         #expect(await events.next() == .maintenance)
         #expect(presenter.alert == nil)
     }
 
-    @Test func theFeaturesOwnCodeIsNeverAnsweredFromTheSavedGroup() async throws {
+    @Test func theFeaturesOwnCodeIsNeverAnsweredFromTheSavedList() async throws {
         let (_, _, screen) = await loadThenFail(with: .json(#"{"code": 11210006, "msg": "Class not found", "data": null}"#))
         #expect(screen == .classGone)
     }
