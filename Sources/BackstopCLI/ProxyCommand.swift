@@ -148,7 +148,8 @@ struct ProxyCommand: AsyncParsableCommand {
         do {
             return try BadBackend.ServedDocument(data: data, source: URL(fileURLWithPath: openapi).lastPathComponent, seed: seed)
         } catch {
-            throw InputFile.Unreadable(path: openapi, reason: UntrustedText.escaped(error.description))
+            // Its description escapes the document's text once.
+            throw InputFile.Unreadable(path: openapi, reason: error.description)
         }
     }
 

@@ -140,7 +140,8 @@ struct ServeCommand: AsyncParsableCommand {
             return try BadBackend.ServedDocument(
                 data: data, source: URL(fileURLWithPath: openapi).lastPathComponent, seed: seed ?? 0, scenario: scenario)
         } catch {
-            throw InputFile.Unreadable(path: openapi, reason: UntrustedText.escaped(error.description))
+            // Its description escapes the document's text once.
+            throw InputFile.Unreadable(path: openapi, reason: error.description)
         }
     }
 
