@@ -338,4 +338,38 @@ struct DocumentServeTests {
             }
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A generated answer's code field carries a success code: the schema's own, else 200 (0 for errorCode)")
+    func successCode() async throws {
+        let envelope = EnvelopeContract(code: "code", message: ["message"], payload: "data", success: .codes([200]))
+        try await TestDocuments.serving(try TestDocuments.served("bank.json")) { base, _ in
+            for path in ["/accounts", "/accounts/\(Self.orderID)/transactions?page=1"] {
+                let clean = try await HTTP.fetch(base, path)
+                #expect(clean.value(at: "code") as? Int == 200, "\(path): \(clean.text)")
+                let read = try envelope.envelope(of: try ParsedJSON(clean.body), status: .ok)
+                #expect(read.outcome == .success(payloadAt: "data"), "\(path): \(clean.text)")
+            }
+        }
+        let document = """
+            openapi: 3.1.0
+            info: {title: Codes, version: '1'}
+            paths:
+              /listed: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {code: {type: integer, enum: [0, 1]}, data: {type: string}}}}}}}}}
+              /defaulted: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {statusCode: {type: integer, default: 1000}}}}}}}}}
+              /errors: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {errorCode: {type: integer}}}}}}}}}
+              /bounded: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {code: {type: integer, maximum: 99}}}}}}}}}
+            """
+        let served = try BadBackend.ServedDocument(data: Data(document.utf8), source: "codes.yaml", seed: 3)
+        try await TestDocuments.serving(served) { base, _ in
+            let listed = try await HTTP.fetch(base, "/listed")
+            #expect(listed.value(at: "code") as? Int == 0)
+            let defaulted = try await HTTP.fetch(base, "/defaulted")
+            #expect(defaulted.value(at: "statusCode") as? Int == 1000)
+            let errors = try await HTTP.fetch(base, "/errors")
+            #expect(errors.value(at: "errorCode") as? Int == 0)
+            let bounded = try await HTTP.fetch(base, "/bounded")
+            #expect(bounded.value(at: "code") as? Int == 0)
+        }
+    }
 }

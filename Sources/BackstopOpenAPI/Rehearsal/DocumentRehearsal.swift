@@ -85,7 +85,7 @@ package struct DocumentRehearsal: Sendable {
         }
         let requirements = operation.security ?? document.security
         var responses: [DocumentResponse] = []
-        var envelope: (code: String, message: String?)?
+        var envelope: (code: String, codeSchema: JSONSchema, message: String?)?
         let ordered = operation.responses.sorted { Self.rank($0.key) < Self.rank($1.key) }
         for (status, maybeResponse) in ordered {
             guard let response = components[maybeResponse] else {
@@ -95,8 +95,19 @@ package struct DocumentRehearsal: Sendable {
             let code = Self.rank(status).status
             var generator = SampleGenerator(
                 components: components, seed: SeededRandom.seed(seed, "\(operationID) \(code)"), sortsProperties: sortsProperties)
-            let served = Self.response(response, status: code, components: components, generator: &generator)
-            if responses.isEmpty, let schema = served.schema { envelope = Self.envelope(of: schema, components: components) }
+            var served = Self.response(response, status: code, components: components, generator: &generator)
+            if responses.isEmpty, let schema = served.schema {
+                envelope = Self.envelope(of: schema, components: components)
+                if let envelope, !served.response.fromExample, case .object(var members)? = served.response.sample,
+                    let position = members.firstIndex(where: { $0.0 == envelope.code })
+                {
+                    // A generated code is arbitrary, and a client reads any code but its success codes as a failure.
+                    members[position].1 = Self.successCode(envelope.code, schema: envelope.codeSchema)
+                    let clean = served.response
+                    served.response = DocumentResponse(
+                        status: clean.status, contentType: clean.contentType, sample: .object(members), text: nil, fromExample: false)
+                }
+            }
             responses.append(served.response)
         }
         return DocumentOperation(
@@ -200,9 +211,12 @@ package struct DocumentRehearsal: Sendable {
         return schema
     }
 
-    /// The properties of an answer that carry an app-wide code and its message, when its schema
-    /// (an object, or an `allOf` of them) has an integer one of the names servers use.
-    private static func envelope(of schema: JSONSchema, components: OpenAPI.Components) -> (code: String, message: String?)? {
+    /// The properties of an answer that carry an app-wide code (with its schema) and its
+    /// message, when its schema (an object, or an `allOf` of them) has an integer one of the
+    /// names servers use.
+    private static func envelope(
+        of schema: JSONSchema, components: OpenAPI.Components
+    ) -> (code: String, codeSchema: JSONSchema, message: String?)? {
         var properties: [(String, JSONSchema)] = []
         let root = resolved(schema, components: components)
         let parts: [JSONSchema] =
@@ -210,12 +224,33 @@ package struct DocumentRehearsal: Sendable {
         for part in parts {
             if case .object(_, let object) = part.value { properties += object.properties.map { ($0.key, $0.value) } }
         }
-        let code = ["code", "statusCode", "errorCode", "resultCode", "status"].first { name in
-            guard let property = properties.first(where: { $0.0 == name }) else { return false }
-            if case .integer = resolved(property.1, components: components).value { return true }
-            return false
+        for name in envelopeCodeNames {
+            guard let property = properties.first(where: { $0.0 == name }) else { continue }
+            let codeSchema = resolved(property.1, components: components)
+            guard case .integer = codeSchema.value else { continue }
+            return (name, codeSchema, ["message", "msg", "errorMessage", "detail"].first { name in properties.contains { $0.0 == name } })
         }
-        guard let code else { return nil }
-        return (code, ["message", "msg", "errorMessage", "detail"].first { name in properties.contains { $0.0 == name } })
+        return nil
+    }
+
+    /// The names of the properties that carry an app-wide code, in the order they are looked for.
+    private static let envelopeCodeNames = ["code", "statusCode", "errorCode", "resultCode", "status"]
+
+    /// The code a generated answer carries in its code field `name`: the schema's own `example`,
+    /// `default` or first `enum` value when it has one, else the code a reader most likely
+    /// takes for success and the schema allows: 0 for `errorCode` (no error), 200 for the
+    /// others, as BadBackend's own envelopes send, the other of the two when the schema's
+    /// bounds leave that one out.
+    static func successCode(_ name: String, schema: JSONSchema) -> SampleJSON {
+        let given = [schema.examples.first, schema.defaultValue, schema.allowedValues?.first].lazy.compactMap { $0 }
+        if let value = given.compactMap(SampleGenerator.sample).first { return value }
+        let preferred = name == "errorCode" ? [0, 200] : [200, 0]
+        guard case .integer(_, let context) = schema.value else { return .number(String(preferred[0])) }
+        let fits = preferred.first { code in
+            let aboveMinimum = context.minimum.map { $0.exclusive ? code > $0.value : code >= $0.value } ?? true
+            let belowMaximum = context.maximum.map { $0.exclusive ? code < $0.value : code <= $0.value } ?? true
+            return aboveMinimum && belowMaximum
+        }
+        return .number(String(fits ?? context.minimum.map { $0.exclusive ? $0.value &+ 1 : $0.value } ?? preferred[0]))
     }
 }
