@@ -110,11 +110,91 @@ package struct DocumentRehearsal: Sendable {
             }
             responses.append(served.response)
         }
-        return DocumentOperation(
+        var described = DocumentOperation(
             method: method, path: "/" + path.components.joined(separator: "/"), operationID: operationID, segments: segments,
             parameters: order.compactMap { parameters[$0] },
             secured: requirements.contains { !$0.isEmpty }, responses: responses, envelopeCode: envelope?.code,
             envelopeMessage: envelope?.message)
+        if let first = ordered.first.flatMap({ components[$0.value] }), described.answer?.fromExample == false,
+            let schema = Self.jsonSchema(of: first, components: components)
+        {
+            let names = segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+            described.echoedParameters = Self.echoed(names, in: schema, components: components)
+        }
+        return described
+    }
+
+    /// The schema of a response's JSON body, as ``response(_:status:components:generator:)`` picks its content.
+    private static func jsonSchema(of response: OpenAPI.Response, components: OpenAPI.Components) -> JSONSchema? {
+        let contents = Array(response.content)
+        guard
+            let (type, maybeContent) = contents.first(where: { $0.key.typeAndSubtype.lowercased() == "application/json" })
+                ?? contents.first(where: { CompiledDocument.isJSON($0.key.typeAndSubtype.lowercased()) }),
+            CompiledDocument.isJSON(type.typeAndSubtype.lowercased()), let content = components[maybeContent]
+        else { return nil }
+        return content.schema
+    }
+
+    /// Where an answer of `schema` carries each of the path parameters `names`: a property of
+    /// the answer, else of one of its object members (an envelope's `data`), whose type can hold
+    /// a value from a path. Found in the schema's order, so the same document, the same places.
+    private static func echoed(_ names: [String], in schema: JSONSchema, components: OpenAPI.Components) -> [EchoedParameter] {
+        let top = objectProperties(of: schema, components: components)
+        var echoed: [EchoedParameter] = []
+        for (index, name) in names.enumerated() {
+            let candidates = EchoedParameter.candidates(for: name, isLast: index == names.count - 1)
+            var found: EchoedParameter?
+            for candidate in candidates {
+                if let property = top.first(where: { $0.0 == candidate }), let kind = echoKind(property.1, components: components) {
+                    found = EchoedParameter(parameter: name, path: [candidate], kind: kind)
+                    break
+                }
+            }
+            if found == nil {
+                outer: for (member, memberSchema) in top {
+                    let inner = objectProperties(of: memberSchema, components: components)
+                    for candidate in candidates {
+                        if let property = inner.first(where: { $0.0 == candidate }), let kind = echoKind(property.1, components: components)
+                        {
+                            found = EchoedParameter(parameter: name, path: [member, candidate], kind: kind)
+                            break outer
+                        }
+                    }
+                }
+            }
+            if let found { echoed.append(found) }
+        }
+        return echoed
+    }
+
+    /// The kind of value a property holds, when a path parameter's text can be one.
+    private static func echoKind(_ schema: JSONSchema, components: OpenAPI.Components) -> EchoedParameter.Kind? {
+        let schema = resolved(schema, components: components)
+        switch schema.value {
+        case .integer: return .integer
+        case .number: return .number
+        case .string:
+            let allowed = (schema.allowedValues ?? []).compactMap { $0.value as? String }
+            switch schema.formatString ?? "" {
+            case "uuid": return .uuid
+            case "": return .string(allowed: allowed)
+            // A value of another format (a date, say) in a path is unusual: the generated one stays.
+            default: return allowed.isEmpty ? nil : .string(allowed: allowed)
+            }
+        default: return nil
+        }
+    }
+
+    /// The properties of an object schema, or of an `allOf` of them, with their `$ref`s followed.
+    private static func objectProperties(of schema: JSONSchema, components: OpenAPI.Components) -> [(String, JSONSchema)] {
+        let root = resolved(schema, components: components)
+        let parts: [JSONSchema] =
+            if case .all(let parts, _) = root.value { parts.map { resolved($0, components: components) } } else { [root] }
+        var properties: [(String, JSONSchema)] = []
+        for part in parts {
+            if case .object(_, let object) = part.value { properties += object.properties.map { ($0.key, $0.value) } }
+        }
+        return properties
     }
 
     /// The order responses are served in: successes first, lowest first; then `default`
@@ -217,13 +297,7 @@ package struct DocumentRehearsal: Sendable {
     private static func envelope(
         of schema: JSONSchema, components: OpenAPI.Components
     ) -> (code: String, codeSchema: JSONSchema, message: String?)? {
-        var properties: [(String, JSONSchema)] = []
-        let root = resolved(schema, components: components)
-        let parts: [JSONSchema] =
-            if case .all(let parts, _) = root.value { parts.map { resolved($0, components: components) } } else { [root] }
-        for part in parts {
-            if case .object(_, let object) = part.value { properties += object.properties.map { ($0.key, $0.value) } }
-        }
+        let properties = objectProperties(of: schema, components: components)
         for name in envelopeCodeNames {
             guard let property = properties.first(where: { $0.0 == name }) else { continue }
             let codeSchema = resolved(property.1, components: components)

@@ -19,19 +19,21 @@ struct DocumentAnswering {
     let operation: DocumentOperation
     let method: String
     let path: String
+    /// The path parameters' values by name, which a generated answer carries back.
+    let pathParameters: [String: String]
     /// The query items as sent, percent-decoded.
     let query: [(name: String, value: String)]
     let slowDeadline: Duration
     let attempt: Int
 
-    /// The operation's answer as the document gives it.
+    /// The operation's answer as the document gives it, a generated one carrying the path's parameters.
     func clean() async throws -> Answer {
         guard let response = operation.answer else {
             return Answer(status: .noContent, contentType: "application/json; charset=utf-8", bytes: [])
         }
         return Answer(
             status: HTTPResponse.Status(code: response.status), contentType: Self.contentType(response),
-            bytes: Array(response.body))
+            bytes: Array(operation.cleanBody(pathParameters: pathParameters)))
     }
 
     /// The answer `scenario` makes of it; the scenario applies to the operation.
@@ -42,7 +44,7 @@ struct DocumentAnswering {
         switch scenario {
         case .dirt(let dirt):
             if let dirty = rehearsal.dirtied(
-                response.body, of: operation, status: response.status, contentType: response.contentType, by: dirt)
+                Data(answer.body), of: operation, status: response.status, contentType: response.contentType, by: dirt)
             {
                 answer.body = Array(dirty)
             }
