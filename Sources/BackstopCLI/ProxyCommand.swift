@@ -144,13 +144,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @available(macOS 14, iOS 17, tvOS 17, *)
     func document(seed: UInt64) throws(InputFile.Unreadable) -> BadBackend.ServedDocument? {
         guard let openapi else { return nil }
-        let data = try InputFile.contents(of: openapi, limit: maxBytes, limitName: "--max-bytes")
-        do {
-            return try BadBackend.ServedDocument(data: data, source: URL(fileURLWithPath: openapi).lastPathComponent, seed: seed)
-        } catch {
-            // Its description escapes the document's text once.
-            throw InputFile.Unreadable(path: openapi, reason: error.description)
-        }
+        return try InputFile.servedDocument(at: openapi, limit: maxBytes, seed: seed)
     }
 
     /// The upstream as printed: no user, password or query, where credentials would be.
