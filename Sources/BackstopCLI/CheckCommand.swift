@@ -194,8 +194,8 @@ struct CheckCommand: AsyncParsableCommand {
         do {
             return try OpenAPIContract(data: data)
         } catch {
-            // The document's text (names, references) is its author's: escaped like a server's.
-            throw Unreadable(description: "OpenAPI document \(InputFile.quoted(openapi)): \(UntrustedText.escaped(error.description))")
+            // The document's text (names, references) is its author's: its description escapes it once.
+            throw Unreadable(description: "OpenAPI document \(InputFile.quoted(openapi)): \(error.description)")
         }
     }
 

@@ -21,8 +21,12 @@ struct ProxyCommand: AsyncParsableCommand {
             With --openapi FILE (the app's OpenAPI document, YAML or JSON, 3.0 or 3.1), dirt is \
             made where the schema of the request's operation says each value is, and \
             numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, \
-            broken-array-element and odd-dates join the scenarios; the answer's \
-            Backstop-Scenario-Applied header says what was changed, or why nothing was.
+            broken-array-element and odd-dates join the scenarios, and so do the codes \
+            serve --openapi places: sign-in-required, maintenance, rate-limited, unknown-code and \
+            hostile-message in the code field the document declares for the operation's answer, \
+            and token-expired on operations that declare security (the token-expired code there, \
+            else a 401, not forwarded). The answer's Backstop-Scenario-Applied header says what \
+            was changed, or why nothing was.
 
             A request picks its misbehaviour with the header Backstop-Scenario: NAME[; key=value…] \
             (Backstop-Scenario: none for a clean answer); --scenario sets one for requests that \
@@ -44,6 +48,9 @@ struct ProxyCommand: AsyncParsableCommand {
                                              that dirt in a JSON answer's bytes
         numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, broken-array-element, odd-dates
                                              with --openapi: that dirt where the operation's schema says
+        sign-in-required, maintenance, rate-limited, unknown-code, hostile-message
+                                             with --openapi: that code in the answer's code field
+        token-expired                        with --openapi, where security is declared: its code, or a 401
         latency; ms=1000; jitter=0           the answer no sooner than ms ± jitter after the request
         bandwidth; rate=10                   the answer trickled at rate KB/s
         reset; after=0                       forwarded, then the connection reset after that many body bytes
@@ -105,8 +112,8 @@ struct ProxyCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError("--scenario: \(error.description)")
             }
-            if case .schemaDirt(let name) = parsed, openapi == nil {
-                throw ValidationError("--scenario \(name) is made from the app's OpenAPI document: give it with --openapi")
+            if parsed.needsDocument, openapi == nil {
+                throw ValidationError("--scenario \(parsed.name) is made from the app's OpenAPI document: give it with --openapi")
             }
         }
     }
@@ -137,12 +144,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @available(macOS 14, iOS 17, tvOS 17, *)
     func document(seed: UInt64) throws(InputFile.Unreadable) -> BadBackend.ServedDocument? {
         guard let openapi else { return nil }
-        let data = try InputFile.contents(of: openapi, limit: maxBytes, limitName: "--max-bytes")
-        do {
-            return try BadBackend.ServedDocument(data: data, source: URL(fileURLWithPath: openapi).lastPathComponent, seed: seed)
-        } catch {
-            throw InputFile.Unreadable(path: openapi, reason: UntrustedText.escaped(error.description))
-        }
+        return try InputFile.servedDocument(at: openapi, limit: maxBytes, seed: seed)
     }
 
     /// The upstream as printed: no user, password or query, where credentials would be.
@@ -194,7 +196,7 @@ struct ProxyCommand: AsyncParsableCommand {
                     """
                 if let document {
                     text +=
-                        "  document:  \(UntrustedText.escaped(openapi ?? "")), \(document.operations.count) operations; schema-aware dirt\n"
+                        "  document:  \(UntrustedText.escaped(openapi ?? "")), \(document.operations.count) operations; schema-aware dirt and codes\n"
                 }
                 if let faults = configuration.randomFaults { text += "  random faults: rate \(faults.rate)\n" }
                 // Written unbuffered: a script reading the address through a pipe must see it now.

@@ -135,13 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
     @available(macOS 14, iOS 17, tvOS 17, *)
     func servedDocument() throws(InputFile.Unreadable) -> BadBackend.ServedDocument? {
         guard let openapi else { return nil }
-        let data = try InputFile.contents(of: openapi, limit: maxBytes, limitName: "--max-bytes")
-        do {
-            return try BadBackend.ServedDocument(
-                data: data, source: URL(fileURLWithPath: openapi).lastPathComponent, seed: seed ?? 0, scenario: scenario)
-        } catch {
-            throw InputFile.Unreadable(path: openapi, reason: UntrustedText.escaped(error.description))
-        }
+        return try InputFile.servedDocument(at: openapi, limit: maxBytes, seed: seed ?? 0, scenario: scenario)
     }
 
     func run() async throws {

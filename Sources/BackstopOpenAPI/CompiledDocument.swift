@@ -232,8 +232,10 @@ struct CompiledDocument: Sendable {
             parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge))
             root = try parser.singleRoot()
         } catch {
-            // The parser's message quotes the line it stopped on, which may be a megabyte long.
-            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: \(OneLine.text("\(error)", limit: 300))")
+            // The parser's message quotes the line it stopped on, which may be a megabyte long:
+            // cut as a line is, but kept unescaped, as `description` escapes it.
+            let message = UntrustedText.unescaped(OneLine.text("\(error)", limit: 300))
+            throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: \(message)")
         }
         guard let root else { throw OpenAPIContractError(.notOpenAPI, at: source, "is not a YAML OpenAPI document: it is empty") }
         // The parser holds the anchors its nodes name weakly: it lives while they are counted.

@@ -1,3 +1,5 @@
+import BackstopJSON
+
 /// Why an OpenAPI document cannot serve as a contract, thrown when an ``OpenAPIContract`` is
 /// made, never at a call.
 ///
@@ -24,9 +26,10 @@ public struct OpenAPIContractError: Error, Sendable, Hashable, CustomStringConve
     /// What kind of problem it is.
     public var problem: Problem
     /// Where: a file, or a JSON pointer into the document (`#/components/schemas/Category`),
-    /// or an operation's response (`getGroup 200 application/json`).
+    /// or an operation's response (`getGroup 200 application/json`); as the document writes
+    /// it, unescaped.
     public var location: String
-    /// Why, in a developer's words.
+    /// Why, in a developer's words; the document's text in it is unescaped.
     public var detail: String
 
     /// A problem with a document.
@@ -41,5 +44,8 @@ public struct OpenAPIContractError: Error, Sendable, Hashable, CustomStringConve
         self.detail = detail
     }
 
-    public var description: String { "\(location): \(detail)" }
+    /// `location: detail` on one line, with control and bidirectional characters (which a
+    /// document's names and the parser's quotes of it may hold) escaped once, so it can be
+    /// printed or logged as it is.
+    public var description: String { UntrustedText.escaped("\(location): \(detail)") }
 }

@@ -338,4 +338,95 @@ struct DocumentServeTests {
             }
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A generated answer's code field carries a success code: the schema's own, else 200 (0 for errorCode)")
+    func successCode() async throws {
+        let envelope = EnvelopeContract(code: "code", message: ["message"], payload: "data", success: .codes([200]))
+        try await TestDocuments.serving(try TestDocuments.served("bank.json")) { base, _ in
+            for path in ["/accounts", "/accounts/\(Self.orderID)/transactions?page=1"] {
+                let clean = try await HTTP.fetch(base, path)
+                #expect(clean.value(at: "code") as? Int == 200, "\(path): \(clean.text)")
+                let read = try envelope.envelope(of: try ParsedJSON(clean.body), status: .ok)
+                #expect(read.outcome == .success(payloadAt: "data"), "\(path): \(clean.text)")
+            }
+        }
+        let document = """
+            openapi: 3.1.0
+            info: {title: Codes, version: '1'}
+            paths:
+              /listed: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {code: {type: integer, enum: [0, 1]}, data: {type: string}}}}}}}}}
+              /defaulted: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {statusCode: {type: integer, default: 1000}}}}}}}}}
+              /errors: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {errorCode: {type: integer}}}}}}}}}
+              /bounded: {get: {responses: {'200': {description: A, content: {application/json: {schema: {type: object, properties: {code: {type: integer, maximum: 99}}}}}}}}}
+            """
+        let served = try BadBackend.ServedDocument(data: Data(document.utf8), source: "codes.yaml", seed: 3)
+        try await TestDocuments.serving(served) { base, _ in
+            let listed = try await HTTP.fetch(base, "/listed")
+            #expect(listed.value(at: "code") as? Int == 0)
+            let defaulted = try await HTTP.fetch(base, "/defaulted")
+            #expect(defaulted.value(at: "statusCode") as? Int == 1000)
+            let errors = try await HTTP.fetch(base, "/errors")
+            #expect(errors.value(at: "errorCode") as? Int == 0)
+            let bounded = try await HTTP.fetch(base, "/bounded")
+            #expect(bounded.value(at: "code") as? Int == 0)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A generated answer carries the path's id where a property of its type has the parameter's name, or is the id")
+    func pathIDs() async throws {
+        try await TestDocuments.serving(try TestDocuments.served("shop.yaml")) { base, _ in
+            let order = try await HTTP.fetch(base, "/orders/\(Self.orderID)")
+            #expect(order.value(at: "id") as? String == Self.orderID)
+            let other = "5d3e1f2a-0c4b-4e6a-8f7d-9a1b2c3d4e5f"
+            let second = try await HTTP.fetch(base, "/orders/\(other)")
+            #expect(second.value(at: "id") as? String == other)
+            // The rest of the answer is the same: only the id follows the path.
+            #expect(second.text == order.text.replacingOccurrences(of: Self.orderID, with: other))
+            let again = try await HTTP.fetch(base, "/orders/\(other)")
+            #expect(again.text == second.text)
+            // An example is the document's own: it is served as written.
+            let product = try await HTTP.fetch(base, "/products/3")
+            #expect(product.value(at: "id") as? Int == 17)
+        }
+        let document = """
+            openapi: 3.1.0
+            info: {title: Pets, version: '1'}
+            paths:
+              /pets/{petId}:
+                get:
+                  parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
+                  responses: {'200': {description: A pet, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}}
+              /owners/{owner_id}/pets/{pet_id}:
+                get:
+                  parameters:
+                    - {name: owner_id, in: path, required: true, schema: {type: string}}
+                    - {name: pet_id, in: path, required: true, schema: {type: string}}
+                  responses:
+                    '200':
+                      description: A pet in an envelope
+                      content: {application/json: {schema: {type: object, properties: {code: {type: integer}, data: {$ref: '#/components/schemas/Pet'}}}}}
+            components:
+              schemas:
+                Pet: {type: object, required: [id, name, owner_id], properties: {id: {type: integer}, name: {type: string}, owner_id: {type: string}}}
+            """
+        let served = try BadBackend.ServedDocument(data: Data(document.utf8), source: "pets.yaml", seed: 5)
+        try await TestDocuments.serving(served) { base, _ in
+            let pet = try await HTTP.fetch(base, "/pets/42")
+            #expect(pet.value(at: "id") as? Int == 42)
+            let other = try await HTTP.fetch(base, "/pets/7")
+            #expect(other.value(at: "id") as? Int == 7)
+            let owned = try await HTTP.fetch(base, "/owners/ann/pets/7")
+            #expect(owned.value(at: "data.id") as? Int == 7)
+            #expect(owned.value(at: "data.owner_id") as? String == "ann")
+            // "seven" is no integer: the id stays the generated one.
+            let named = try await HTTP.fetch(base, "/owners/ann/pets/seven")
+            #expect(named.value(at: "data.id") is Int)
+            #expect(named.value(at: "data.owner_id") as? String == "ann")
+            // Dirt is made in the answer the request gets.
+            let dirty = try await HTTP.fetch(base, "/pets/42", headers: ["Backstop-Scenario": "numbers-as-strings"])
+            #expect(dirty.value(at: "id") as? String == "42")
+        }
+    }
 }

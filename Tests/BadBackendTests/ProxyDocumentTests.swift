@@ -60,6 +60,66 @@ struct ProxyDocumentTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, *)
+    @Test("A code goes in the real answer's code field; an expired token only where security is declared, as serve makes them")
+    func codesAndTokens() async throws {
+        let bank = try TestDocuments.served("bank.json")
+        try await TestDocuments.serving(bank) { upstream, _ in
+            try await withProxy(upstream: upstream, { $0.document = bank }) { _, url in
+                let clean = try await ProxyHTTP.fetch(url, "/accounts")
+                let maintenance = try await ProxyHTTP.fetch(url, "/accounts", headers: [("Backstop-Scenario", "maintenance")])
+                #expect(maintenance.status == 200)
+                #expect(maintenance.value(at: "code") as? Int == BadBackend.GeneralCode.maintenance.rawValue)
+                #expect(maintenance.value(at: "message") as? String == "Down for maintenance")
+                #expect(maintenance.header("Backstop-Scenario-Applied") == "maintenance in GET /accounts")
+                // The rest of the answer is the upstream's own.
+                let data = try #require(clean.value(at: "data") as? [Any])
+                #expect((maintenance.value(at: "data") as? [Any])?.count == data.count)
+
+                let expired = try await ProxyHTTP.fetch(url, "/accounts", headers: [("Backstop-Scenario", "token-expired")])
+                #expect(expired.status == 200)
+                #expect(expired.value(at: "code") as? Int == BadBackend.GeneralCode.tokenExpired.rawValue)
+                #expect(expired.value(at: "message") as? String == "Token expired")
+
+                let unknown = try await ProxyHTTP.fetch(url, "/accounts", headers: [("Backstop-Scenario", "unknown-code")])
+                #expect(unknown.value(at: "code") as? Int == Scenario.unknownBusinessCode)
+
+                // The rates need no credentials: nothing to expire.
+                let rates = try await ProxyHTTP.fetch(url, "/rates", headers: [("Backstop-Scenario", "token-expired")])
+                #expect(rates.status == 200)
+                #expect(rates.value(at: "base") as? String == "EUR")
+                #expect(rates.header("Backstop-Scenario-Applied") == "none: token-expired finds nothing to change in GET /rates")
+            }
+        }
+        let shop = try TestDocuments.served("shop.yaml")
+        try await TestDocuments.serving(shop) { upstream, backend in
+            try await withProxy(upstream: upstream, { $0.document = shop }) { _, url in
+                // No code in the shop's answers: a 401 with the document's own body for it, not forwarded.
+                let expired = try await ProxyHTTP.fetch(url, "/basket", headers: [("Backstop-Scenario", "token-expired")])
+                #expect(expired.status == 401)
+                #expect(expired.value(at: "title") is String)
+                #expect(expired.header("WWW-Authenticate")?.hasPrefix(#"Bearer error="invalid_token""#) == true)
+                #expect(expired.header("Backstop-Scenario-Applied") == "token-expired in GET /basket")
+                #expect(await backend.requestLog.entries.isEmpty)
+                let maintenance = try await ProxyHTTP.fetch(url, "/basket", headers: [("Backstop-Scenario", "maintenance")])
+                #expect(maintenance.status == 200)
+                #expect(maintenance.header("Backstop-Scenario-Applied") == "none: maintenance finds nothing to change in GET /basket")
+                #expect(await backend.requestLog.entries.map(\.path) == ["/basket"])
+            }
+        }
+        try await withBackend { backend, upstream in
+            try await withProxy(upstream: upstream) { _, url in
+                let answer = try await ProxyHTTP.fetch(url, "/b/products/1", headers: [("Backstop-Scenario", "maintenance")])
+                #expect(answer.status == 400)
+                #expect(
+                    answer.value(at: "error") as? String
+                        == "backstop proxy: Backstop-Scenario: maintenance is made from the app's OpenAPI document, and this proxy has none (--openapi)"
+                )
+                #expect(await backend.requestLog.entries.isEmpty)
+            }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, *)
     @Test("Schema dirt without a document is a 400 that says it needs one, and is not forwarded")
     func schemaDirtNeedsADocument() async throws {
         try await withBackend { backend, upstream in
@@ -100,5 +160,19 @@ struct ProxyDocumentTests {
                 BackstopCommand.message(for: error)
                     == "--scenario odd-dates is made from the app's OpenAPI document: give it with --openapi")
         }
+        do {
+            _ = try BackstopCommand.parseAsRoot(["proxy", "--upstream", "http://127.0.0.1:1", "--scenario", "token-expired"])
+            Issue.record("parsed without --openapi")
+        } catch {
+            #expect(
+                BackstopCommand.message(for: error)
+                    == "--scenario token-expired is made from the app's OpenAPI document: give it with --openapi")
+        }
+        let coded = try #require(
+            try BackstopCommand.parseAsRoot([
+                "proxy", "--upstream", "http://127.0.0.1:1", "--openapi", file.path, "--scenario", "maintenance",
+            ])
+                as? ProxyCommand)
+        #expect(try coded.proxyConfiguration(seed: 1).scenario == .code("maintenance"))
     }
 }

@@ -38,7 +38,7 @@ struct ProxyScenarioTests {
         arguments: [
             (
                 "slow",
-                "no proxy scenario is named 'slow'; the names are byte-order-mark, trailing-commas, latin-1, nan, numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, broken-array-element, odd-dates, latency, bandwidth, reset, timeout, slow-close, http-5xx"
+                "no proxy scenario is named 'slow'; the names are byte-order-mark, trailing-commas, latin-1, nan, numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, broken-array-element, odd-dates, token-expired, sign-in-required, maintenance, rate-limited, unknown-code, hostile-message, latency, bandwidth, reset, timeout, slow-close, http-5xx"
             ),
             ("latency; ms", "'ms' in scenario 'latency' is not key=value"),
             ("latency; ms=-1", "ms=-1 in scenario 'latency' is not a whole number from 0 to 600000"),
@@ -115,7 +115,7 @@ struct ProxyScenarioTests {
             (["--upstream", "http://"], "--upstream must be an http or https URL with a host, such as https://staging.example.com"),
             (
                 ["--upstream", "http://x", "--scenario", "lag"],
-                "--scenario: no proxy scenario is named 'lag'; the names are byte-order-mark, trailing-commas, latin-1, nan, numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, broken-array-element, odd-dates, latency, bandwidth, reset, timeout, slow-close, http-5xx"
+                "--scenario: no proxy scenario is named 'lag'; the names are byte-order-mark, trailing-commas, latin-1, nan, numbers-as-strings, nulls-and-missing-fields, unknown-enum-values, broken-array-element, odd-dates, token-expired, sign-in-required, maintenance, rate-limited, unknown-code, hostile-message, latency, bandwidth, reset, timeout, slow-close, http-5xx"
             ),
             (["--upstream", "http://x", "--fault-rate", "2"], "--fault-rate must be 0 to 1"),
             (["--upstream", "http://x", "--upstream-timeout", "0"], "--upstream-timeout must be above 0 and at most 3600 seconds"),

@@ -59,4 +59,30 @@ struct RequestLogBoundsTests {
         #expect(await log.entries.count == 2)
         #expect(await log.droppedEntries == 5)
     }
+
+    @Test("Once full, the log keeps exactly the last requests, oldest first, through many batches of forgotten ones")
+    func slidingWindow() async {
+        var window = SlidingWindow<Int>(capacity: 4)
+        var fallen: [Int] = []
+        for number in 1...25 {
+            if let out = window.append(number) { fallen.append(out) }
+            #expect(Array(window.elements) == Array(max(1, number - 3)...number))
+            #expect(window.count == min(number, 4))
+        }
+        #expect(fallen == Array(1...21))
+
+        let log = RequestLog(maximumEntries: 1_000, maximumPaths: 1_500)
+        for index in 1...3_500 {
+            _ = await log.record(method: "GET", path: "/items/\(index % 2_000)", query: "", credential: nil, body: nil, at: .zero) { _ in
+                nil
+            }
+        }
+        let entries = await log.entries
+        #expect(entries.count == 1_000)
+        #expect(entries.first?.path == "/items/\(2_501 % 2_000)")
+        #expect(entries.last?.path == "/items/\(3_500 % 2_000)")
+        #expect(await log.droppedEntries == 2_500)
+        // /items/1500 came first at request 1,500, and again at 3,500, after 1,500 newer paths.
+        #expect(entries.last?.attempt == 1)
+    }
 }

@@ -94,7 +94,8 @@ struct RehearseCommand: ParsableCommand {
         do {
             rehearsal = try DocumentRehearsal(data: data, source: URL(fileURLWithPath: file).lastPathComponent, seed: seed)
         } catch {
-            throw Unusable(description: UntrustedText.escaped(error.description))
+            // Its description escapes the document's text once.
+            throw Unusable(description: error.description)
         }
         var operations = rehearsal.operations
         if !operation.isEmpty {

@@ -27,6 +27,9 @@ package struct DocumentOperation: Sendable {
     /// its message (`message`, `msg`, `errorMessage`).
     package var envelopeCode: String?
     package var envelopeMessage: String?
+    /// The path parameters a generated answer carries back, where its schema has a property
+    /// for each (``cleanBody(pathParameters:)``); none for an answer that is the document's example.
+    package var echoedParameters: [EchoedParameter] = []
 
     /// The answer served when nothing misbehaves: the first success the document gives.
     package var answer: DocumentResponse? { responses.first }

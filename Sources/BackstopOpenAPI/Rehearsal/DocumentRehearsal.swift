@@ -85,7 +85,7 @@ package struct DocumentRehearsal: Sendable {
         }
         let requirements = operation.security ?? document.security
         var responses: [DocumentResponse] = []
-        var envelope: (code: String, message: String?)?
+        var envelope: (code: String, codeSchema: JSONSchema, message: String?)?
         let ordered = operation.responses.sorted { Self.rank($0.key) < Self.rank($1.key) }
         for (status, maybeResponse) in ordered {
             guard let response = components[maybeResponse] else {
@@ -95,15 +95,106 @@ package struct DocumentRehearsal: Sendable {
             let code = Self.rank(status).status
             var generator = SampleGenerator(
                 components: components, seed: SeededRandom.seed(seed, "\(operationID) \(code)"), sortsProperties: sortsProperties)
-            let served = Self.response(response, status: code, components: components, generator: &generator)
-            if responses.isEmpty, let schema = served.schema { envelope = Self.envelope(of: schema, components: components) }
+            var served = Self.response(response, status: code, components: components, generator: &generator)
+            if responses.isEmpty, let schema = served.schema {
+                envelope = Self.envelope(of: schema, components: components)
+                if let envelope, !served.response.fromExample, case .object(var members)? = served.response.sample,
+                    let position = members.firstIndex(where: { $0.0 == envelope.code })
+                {
+                    // A generated code is arbitrary, and a client reads any code but its success codes as a failure.
+                    members[position].1 = Self.successCode(envelope.code, schema: envelope.codeSchema)
+                    let clean = served.response
+                    served.response = DocumentResponse(
+                        status: clean.status, contentType: clean.contentType, sample: .object(members), text: nil, fromExample: false)
+                }
+            }
             responses.append(served.response)
         }
-        return DocumentOperation(
+        var described = DocumentOperation(
             method: method, path: "/" + path.components.joined(separator: "/"), operationID: operationID, segments: segments,
             parameters: order.compactMap { parameters[$0] },
             secured: requirements.contains { !$0.isEmpty }, responses: responses, envelopeCode: envelope?.code,
             envelopeMessage: envelope?.message)
+        if let first = ordered.first.flatMap({ components[$0.value] }), described.answer?.fromExample == false,
+            let schema = Self.jsonSchema(of: first, components: components)
+        {
+            let names = segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+            described.echoedParameters = Self.echoed(names, in: schema, components: components)
+        }
+        return described
+    }
+
+    /// The schema of a response's JSON body, as ``response(_:status:components:generator:)`` picks its content.
+    private static func jsonSchema(of response: OpenAPI.Response, components: OpenAPI.Components) -> JSONSchema? {
+        let contents = Array(response.content)
+        guard
+            let (type, maybeContent) = contents.first(where: { $0.key.typeAndSubtype.lowercased() == "application/json" })
+                ?? contents.first(where: { CompiledDocument.isJSON($0.key.typeAndSubtype.lowercased()) }),
+            CompiledDocument.isJSON(type.typeAndSubtype.lowercased()), let content = components[maybeContent]
+        else { return nil }
+        return content.schema
+    }
+
+    /// Where an answer of `schema` carries each of the path parameters `names`: a property of
+    /// the answer, else of one of its object members (an envelope's `data`), whose type can hold
+    /// a value from a path. Found in the schema's order, so the same document, the same places.
+    private static func echoed(_ names: [String], in schema: JSONSchema, components: OpenAPI.Components) -> [EchoedParameter] {
+        let top = objectProperties(of: schema, components: components)
+        var echoed: [EchoedParameter] = []
+        for (index, name) in names.enumerated() {
+            let candidates = EchoedParameter.candidates(for: name, isLast: index == names.count - 1)
+            var found: EchoedParameter?
+            for candidate in candidates {
+                if let property = top.first(where: { $0.0 == candidate }), let kind = echoKind(property.1, components: components) {
+                    found = EchoedParameter(parameter: name, path: [candidate], kind: kind)
+                    break
+                }
+            }
+            if found == nil {
+                outer: for (member, memberSchema) in top {
+                    let inner = objectProperties(of: memberSchema, components: components)
+                    for candidate in candidates {
+                        if let property = inner.first(where: { $0.0 == candidate }), let kind = echoKind(property.1, components: components)
+                        {
+                            found = EchoedParameter(parameter: name, path: [member, candidate], kind: kind)
+                            break outer
+                        }
+                    }
+                }
+            }
+            if let found { echoed.append(found) }
+        }
+        return echoed
+    }
+
+    /// The kind of value a property holds, when a path parameter's text can be one.
+    private static func echoKind(_ schema: JSONSchema, components: OpenAPI.Components) -> EchoedParameter.Kind? {
+        let schema = resolved(schema, components: components)
+        switch schema.value {
+        case .integer: return .integer
+        case .number: return .number
+        case .string:
+            let allowed = (schema.allowedValues ?? []).compactMap { $0.value as? String }
+            switch schema.formatString ?? "" {
+            case "uuid": return .uuid
+            case "": return .string(allowed: allowed)
+            // A value of another format (a date, say) in a path is unusual: the generated one stays.
+            default: return allowed.isEmpty ? nil : .string(allowed: allowed)
+            }
+        default: return nil
+        }
+    }
+
+    /// The properties of an object schema, or of an `allOf` of them, with their `$ref`s followed.
+    private static func objectProperties(of schema: JSONSchema, components: OpenAPI.Components) -> [(String, JSONSchema)] {
+        let root = resolved(schema, components: components)
+        let parts: [JSONSchema] =
+            if case .all(let parts, _) = root.value { parts.map { resolved($0, components: components) } } else { [root] }
+        var properties: [(String, JSONSchema)] = []
+        for part in parts {
+            if case .object(_, let object) = part.value { properties += object.properties.map { ($0.key, $0.value) } }
+        }
+        return properties
     }
 
     /// The order responses are served in: successes first, lowest first; then `default`
@@ -200,22 +291,40 @@ package struct DocumentRehearsal: Sendable {
         return schema
     }
 
-    /// The properties of an answer that carry an app-wide code and its message, when its schema
-    /// (an object, or an `allOf` of them) has an integer one of the names servers use.
-    private static func envelope(of schema: JSONSchema, components: OpenAPI.Components) -> (code: String, message: String?)? {
-        var properties: [(String, JSONSchema)] = []
-        let root = resolved(schema, components: components)
-        let parts: [JSONSchema] =
-            if case .all(let parts, _) = root.value { parts.map { resolved($0, components: components) } } else { [root] }
-        for part in parts {
-            if case .object(_, let object) = part.value { properties += object.properties.map { ($0.key, $0.value) } }
+    /// The properties of an answer that carry an app-wide code (with its schema) and its
+    /// message, when its schema (an object, or an `allOf` of them) has an integer one of the
+    /// names servers use.
+    private static func envelope(
+        of schema: JSONSchema, components: OpenAPI.Components
+    ) -> (code: String, codeSchema: JSONSchema, message: String?)? {
+        let properties = objectProperties(of: schema, components: components)
+        for name in envelopeCodeNames {
+            guard let property = properties.first(where: { $0.0 == name }) else { continue }
+            let codeSchema = resolved(property.1, components: components)
+            guard case .integer = codeSchema.value else { continue }
+            return (name, codeSchema, ["message", "msg", "errorMessage", "detail"].first { name in properties.contains { $0.0 == name } })
         }
-        let code = ["code", "statusCode", "errorCode", "resultCode", "status"].first { name in
-            guard let property = properties.first(where: { $0.0 == name }) else { return false }
-            if case .integer = resolved(property.1, components: components).value { return true }
-            return false
+        return nil
+    }
+
+    /// The names of the properties that carry an app-wide code, in the order they are looked for.
+    private static let envelopeCodeNames = ["code", "statusCode", "errorCode", "resultCode", "status"]
+
+    /// The code a generated answer carries in its code field `name`: the schema's own `example`,
+    /// `default` or first `enum` value when it has one, else the code a reader most likely
+    /// takes for success and the schema allows: 0 for `errorCode` (no error), 200 for the
+    /// others, as BadBackend's own envelopes send, the other of the two when the schema's
+    /// bounds leave that one out.
+    static func successCode(_ name: String, schema: JSONSchema) -> SampleJSON {
+        let given = [schema.examples.first, schema.defaultValue, schema.allowedValues?.first].lazy.compactMap { $0 }
+        if let value = given.compactMap(SampleGenerator.sample).first { return value }
+        let preferred = name == "errorCode" ? [0, 200] : [200, 0]
+        guard case .integer(_, let context) = schema.value else { return .number(String(preferred[0])) }
+        let fits = preferred.first { code in
+            let aboveMinimum = context.minimum.map { $0.exclusive ? code > $0.value : code >= $0.value } ?? true
+            let belowMaximum = context.maximum.map { $0.exclusive ? code < $0.value : code <= $0.value } ?? true
+            return aboveMinimum && belowMaximum
         }
-        guard let code else { return nil }
-        return (code, ["message", "msg", "errorMessage", "detail"].first { name in properties.contains { $0.0 == name } })
+        return .number(String(fits ?? context.minimum.map { $0.exclusive ? $0.value &+ 1 : $0.value } ?? preferred[0]))
     }
 }

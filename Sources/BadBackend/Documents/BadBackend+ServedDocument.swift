@@ -71,10 +71,8 @@ extension BadBackend {
                 return answer.isJSON
                     && rehearsal.dirtied(answer.body, of: operation, status: answer.status, contentType: answer.contentType, by: dirt)
                         != nil
-            case .scenario(.general(.tokenExpired)):
-                return operation.secured
             case .scenario(let other) where other.businessCode != nil:
-                return operation.envelopeCode != nil && answer.isJSON
+                return DocumentCode(other)?.applies(to: operation) ?? false
             case .scenario, .trickle:
                 return true
             }

@@ -19,19 +19,21 @@ struct DocumentAnswering {
     let operation: DocumentOperation
     let method: String
     let path: String
+    /// The path parameters' values by name, which a generated answer carries back.
+    let pathParameters: [String: String]
     /// The query items as sent, percent-decoded.
     let query: [(name: String, value: String)]
     let slowDeadline: Duration
     let attempt: Int
 
-    /// The operation's answer as the document gives it.
+    /// The operation's answer as the document gives it, a generated one carrying the path's parameters.
     func clean() async throws -> Answer {
         guard let response = operation.answer else {
             return Answer(status: .noContent, contentType: "application/json; charset=utf-8", bytes: [])
         }
         return Answer(
             status: HTTPResponse.Status(code: response.status), contentType: Self.contentType(response),
-            bytes: Array(response.body))
+            bytes: Array(operation.cleanBody(pathParameters: pathParameters)))
     }
 
     /// The answer `scenario` makes of it; the scenario applies to the operation.
@@ -42,7 +44,7 @@ struct DocumentAnswering {
         switch scenario {
         case .dirt(let dirt):
             if let dirty = rehearsal.dirtied(
-                response.body, of: operation, status: response.status, contentType: response.contentType, by: dirt)
+                Data(answer.body), of: operation, status: response.status, contentType: response.contentType, by: dirt)
             {
                 answer.body = Array(dirty)
             }
@@ -57,24 +59,19 @@ struct DocumentAnswering {
     private func answering(_ scenario: Scenario, clean: Answer) async throws -> Response {
         var answer = clean
         switch scenario {
-        case .general(.tokenExpired):
-            let code = BadBackend.GeneralCode.tokenExpired
-            if backend.configuration.expiredToken == .tokenExpiredCode, operation.envelopeCode != nil,
-                let body = rehearsal.withCode(code.rawValue, message: code.scenario.message, in: Data(clean.body), of: operation)
-            {
+        case .general, .studyGroup, .unknownCode, .hostileMessage:
+            guard let code = DocumentCode(scenario) else { return answer.response }
+            if code.isUnauthorized(for: operation, expiredToken: backend.configuration.expiredToken) {
+                return DocumentCode.unauthorized(operation).response
+            }
+            let body = code.written(into: Data(clean.body), of: operation, in: rehearsal)
+            if code.isTokenExpired {
+                // An answer that is not an object has nowhere to carry the code.
+                guard let body else { return DocumentCode.unauthorized(operation).response }
                 answer.body = Array(body)
                 return answer.response
             }
-            answer = documented(401, reason: "The access token expired")
-            if let field = HTTPField.Name("WWW-Authenticate") {
-                answer.headers[field] = #"Bearer error="invalid_token", error_description="The access token expired""#
-            }
-            return answer.response
-        case .general, .studyGroup, .unknownCode, .hostileMessage:
-            let code = scenario.businessCode ?? Scenario.unknownBusinessCode
-            if let body = rehearsal.withCode(code, message: scenario.message, in: Data(clean.body), of: operation) {
-                answer.body = Array(body)
-            }
+            if let body { answer.body = Array(body) }
             answer.status = HTTPResponse.Status(code: integer("status").flatMap { (100...599).contains($0) ? $0 : nil } ?? 200)
             return answer.response
         case .httpStatus(let status):
@@ -129,11 +126,16 @@ struct DocumentAnswering {
 
     /// The document's answer for `status` when it gives one, else a small JSON body saying why.
     private func documented(_ status: Int, reason: String) -> Answer {
+        Self.documented(status, reason: reason, of: operation)
+    }
+
+    /// The document's answer of `operation` for `status` when it gives one, else a small JSON body saying why.
+    static func documented(_ status: Int, reason: String, of operation: DocumentOperation) -> Answer {
         let response = operation.responses.first { $0.status == status }
         guard let response, response.contentType != nil else {
             return Answer(status: HTTPResponse.Status(code: status), json: .object([("error", .string(reason))]))
         }
-        return Answer(status: HTTPResponse.Status(code: status), contentType: Self.contentType(response), bytes: Array(response.body))
+        return Answer(status: HTTPResponse.Status(code: status), contentType: contentType(response), bytes: Array(response.body))
     }
 
     /// The answer sent in ten pieces, spread across the slow delay on the server's clock.
@@ -173,7 +175,7 @@ struct DocumentAnswering {
     }
 
     /// The content type as sent: JSON in UTF-8.
-    private static func contentType(_ response: DocumentResponse) -> String {
+    static func contentType(_ response: DocumentResponse) -> String {
         guard let type = response.contentType else { return "application/json; charset=utf-8" }
         return response.isJSON ? "\(type); charset=utf-8" : type
     }

@@ -95,7 +95,8 @@ struct DocumentResponder: HTTPResponder {
             return (chosen?.logged, chosen?.name)
         }
         let answer = DocumentAnswering(
-            backend: backend, rehearsal: rehearsal, operation: operation, method: method, path: request.uri.path, query: query,
+            backend: backend, rehearsal: rehearsal, operation: operation, method: method, path: request.uri.path,
+            pathParameters: pathParameters, query: query,
             slowDeadline: slowDeadline, attempt: entry.attempt)
         guard let chosen = scenario(entry.attempt) else { return try await answer.clean().response }
         guard document.applicable[operation.operationID]?.contains(chosen.name) == true else {

@@ -28,8 +28,9 @@ extension BackstopProxy {
         public var maximumResponseBodyBytes: Int
         /// The app's OpenAPI document, which makes dirt schema-aware: made where the schema of
         /// the request's operation says each value is (``ProxyScenario/schemaDirt(_:)``), and
-        /// the byte dirt too. Its `scenario` is not used: ``scenario`` is the proxy's. `nil`:
-        /// byte- and fault-level only.
+        /// the byte dirt too, and places codes in the code field it declares
+        /// (``ProxyScenario/code(_:)``). Its `scenario` is not used: ``scenario`` is the
+        /// proxy's. `nil`: byte- and fault-level only.
         public var document: BadBackend.ServedDocument?
 
         /// The loopback address the proxy binds unless told otherwise.

@@ -80,9 +80,10 @@ struct ProxyResponder: HTTPResponder {
         }
         let scenario = choose(entry.attempt)
         exchange.scenario = scenario
-        if case .schemaDirt(let name)? = scenario, configuration.document == nil {
+        if let scenario, scenario.needsDocument, configuration.document == nil {
             return exchange.made(
-                .badRequest, "Backstop-Scenario: \(name) is made from the app's OpenAPI document, and this proxy has none (--openapi)")
+                .badRequest,
+                "Backstop-Scenario: \(scenario.name) is made from the app's OpenAPI document, and this proxy has none (--openapi)")
         }
 
         switch scenario {
@@ -94,6 +95,13 @@ struct ProxyResponder: HTTPResponder {
             }
             await context.closeConnection(abortively: false)
             throw ClosedOnPurpose()
+        case .code(let name)?:
+            if let document = configuration.document,
+                let answer = Self.unauthorized(by: name, in: document, method: method, path: path)
+            {
+                exchange.log(outcome: "\(answer.status.code) from the proxy, not forwarded: \(name)")
+                return answer.response
+            }
         case .serverErrors(let ratio, let status, let retryAfter)?:
             let draw = RandomFaults(rate: 1, seed: configuration.seed).unit(method: method, path: path, attempt: entry.attempt)
             if draw < ratio {
@@ -115,10 +123,10 @@ struct ProxyResponder: HTTPResponder {
         }
         var outgoing = HTTPClientRequest(url: target)
         outgoing.method = HTTPMethod(rawValue: method)
-        if case .dirt? = scenario {
-            outgoing.headers = request.headers.forwardedUpstream(identityOnly: true)
-        } else {
-            outgoing.headers = request.headers.forwardedUpstream(identityOnly: false)
+        // Only an answer sent as it is can be changed: a scenario that changes the body asks for one.
+        switch scenario {
+        case .dirt?, .schemaDirt?, .code?: outgoing.headers = request.headers.forwardedUpstream(identityOnly: true)
+        default: outgoing.headers = request.headers.forwardedUpstream(identityOnly: false)
         }
         if body.readableBytes > 0 || request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil {
             outgoing.body = .bytes(body)
@@ -151,6 +159,11 @@ struct ProxyResponder: HTTPResponder {
             let (dirty, applied) = Self.dirtied(bytes, by: dirt, in: document, method: method, path: path, status: status, headers: headers)
             if let dirty { bytes = dirty }
             if let name = HTTPField.Name("Backstop-Scenario-Applied") { headers[name] = applied }
+            exchange.log(outcome: "upstream \(status.code); \(applied)")
+        } else if let document = configuration.document, case .code(let name)? = scenario {
+            let (coded, applied) = Self.coded(bytes, by: name, in: document, method: method, path: path, status: status, headers: headers)
+            if let coded { bytes = coded }
+            if let header = HTTPField.Name("Backstop-Scenario-Applied") { headers[header] = applied }
             exchange.log(outcome: "upstream \(status.code); \(applied)")
         } else {
             exchange.log(outcome: "upstream \(status.code)")
@@ -191,7 +204,7 @@ struct ProxyResponder: HTTPResponder {
                     try await cancelWhenGracefulShutdown { try await clock.sleep(start + delay) }
                     try await writer.finish(nil)
                 })
-        case .schemaDirt?, .timeout?, .serverErrors?, nil:
+        case .schemaDirt?, .code?, .timeout?, .serverErrors?, nil:
             break
         }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -13,6 +13,8 @@ import Foundation
 /// | --- | --- | --- |
 /// | `byte-order-mark`, `trailing-commas`, `latin-1`, `nan` | | the answer with that ``ByteDirt`` (JSON answers only); with a document, made where its schema says |
 /// | `numbers-as-strings`, `nulls-and-missing-fields`, `unknown-enum-values`, `broken-array-element`, `odd-dates` | | with a document only: that dirt where the schema of the request's operation says each value is |
+/// | `sign-in-required`, `maintenance`, `rate-limited`, `unknown-code`, `hostile-message` | | with a document only: that code and its message in the answer's own code field, where the operation's answer has one |
+/// | `token-expired` | | with a document only, on operations that declare security: the token-expired code in the answer's code field, or HTTP 401 (not forwarded) where it has none |
 /// | `latency` | `ms` (1000), `jitter` (0) | the answer no sooner than `ms` ± `jitter` after the request arrived |
 /// | `bandwidth` | `rate` (KB/s, 10) | the answer trickled at that rate, a tenth of a second's worth at a time |
 /// | `reset` | `after` (bytes, 0) | the request is forwarded; the connection is reset after `after` bytes of the answer's body (before its head when 0) |
@@ -28,6 +30,12 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
     /// named as ``BadBackend/ServedDocument/scenarioNames`` names it (``schemaDirtNames``);
     /// only a proxy with a document applies it.
     case schemaDirt(String)
+    /// A business code in the code field of the upstream's answer, where the app's OpenAPI
+    /// document declares one for the request's operation, named as
+    /// ``BadBackend/ServedDocument/scenarioNames`` names it (``codeNames``); `token-expired`
+    /// only on operations that declare security, as HTTP 401 where the answer has no code field.
+    /// Only a proxy with a document applies it.
+    case code(String)
     /// The answer held until `delay` ± a share of `jitter` drawn from the proxy's seed has passed since the request arrived.
     case latency(delay: Duration, jitter: Duration)
     /// The answer's body trickled at this many bytes a second.
@@ -43,11 +51,17 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
 
     /// The scenario names the header takes, in the order the help lists them.
     public static let names: [String] =
-        ByteDirt.allCases.map(\.rawValue) + schemaDirtNames + ["latency", "bandwidth", "reset", "timeout", "slow-close", "http-5xx"]
+        ByteDirt.allCases.map(\.rawValue) + schemaDirtNames + codeNames + [
+            "latency", "bandwidth", "reset", "timeout", "slow-close", "http-5xx",
+        ]
 
     /// The dirt only a document makes: `numbers-as-strings`, `nulls-and-missing-fields`,
     /// `unknown-enum-values`, `broken-array-element`, `odd-dates`.
     public static let schemaDirtNames: [String] = DocumentDirt.allCases.map(\.rawValue).filter { ByteDirt(rawValue: $0) == nil }
+
+    /// The codes only a document places, as `serve --openapi` places them: `token-expired`,
+    /// `sign-in-required`, `maintenance`, `rate-limited`, `unknown-code`, `hostile-message`.
+    public static let codeNames: [String] = DocumentCode.names
 
     /// The faults random injection picks from: those that end without anyone moving a clock.
     public static let randomFaults: [ProxyScenario] =
@@ -80,6 +94,8 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
             self = .dirt(ByteDirt(rawValue: dirt) ?? .byteOrderMark)
         case let dirt where Self.schemaDirtNames.contains(dirt):
             self = .schemaDirt(dirt)
+        case let code where Self.codeNames.contains(code):
+            self = .code(code)
         case "latency":
             let delay = try reader.milliseconds("ms", default: 1000)
             let jitter = try reader.milliseconds("jitter", default: 0)
@@ -104,11 +120,19 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
         try reader.finish()
     }
 
+    /// Whether only a proxy with the app's OpenAPI document can apply it: schema dirt and codes.
+    public var needsDocument: Bool {
+        switch self {
+        case .schemaDirt, .code: true
+        default: false
+        }
+    }
+
     /// The scenario's name: `byte-order-mark`, `latency`, `http-5xx`.
     public var name: String {
         switch self {
         case .dirt(let dirt): dirt.rawValue
-        case .schemaDirt(let name): name
+        case .schemaDirt(let name), .code(let name): name
         case .latency: "latency"
         case .bandwidth: "bandwidth"
         case .reset: "reset"
@@ -121,7 +145,7 @@ public enum ProxyScenario: Sendable, Hashable, CustomStringConvertible {
     /// The scenario as the header gives it, every parameter spelt out: `latency; ms=800; jitter=200`.
     public var description: String {
         switch self {
-        case .dirt, .schemaDirt: name
+        case .dirt, .schemaDirt, .code: name
         case .latency(let delay, let jitter): "latency; ms=\(Self.milliseconds(delay)); jitter=\(Self.milliseconds(jitter))"
         case .bandwidth(let bytesPerSecond): "bandwidth; rate=\(bytesPerSecond / 1024)"
         case .reset(let after): "reset; after=\(after)"

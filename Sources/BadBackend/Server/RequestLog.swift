@@ -13,7 +13,8 @@ import Foundation
 ///   first seen longest ago is forgotten, and its next request is attempt 1 again.
 public actor RequestLog {
     /// The requests kept, oldest first: the last ``maximumEntries``.
-    public private(set) var entries: [LoggedRequest] = []
+    public var entries: [LoggedRequest] { Array(window.elements) }
+    private var window: SlidingWindow<LoggedRequest>
     /// How many requests were logged and then forgotten to keep only the last ``maximumEntries``.
     public private(set) var droppedEntries = 0
     /// The most requests kept.
@@ -24,7 +25,7 @@ public actor RequestLog {
     public nonisolated let maximumPaths: Int
     private var attempts: [String: Int] = [:]
     /// The methods and paths in `attempts`, first seen first: the order they are forgotten in.
-    private var pathOrder: [String] = []
+    private var pathOrder: SlidingWindow<String>
     private var waiters: [(id: Int, isReady: @Sendable ([LoggedRequest]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     private var lastWaiter = 0
 
@@ -38,6 +39,8 @@ public actor RequestLog {
         self.maximumEntries = max(maximumEntries, 1)
         self.maximumBodyBytes = max(maximumBodyBytes, 0)
         self.maximumPaths = max(maximumPaths, 1)
+        window = SlidingWindow(capacity: maximumEntries)
+        pathOrder = SlidingWindow(capacity: maximumPaths)
     }
 
     /// The entries once there are at least `count`; returns at once if there already are.
@@ -153,10 +156,8 @@ public actor RequestLog {
         let key = method + " " + path
         let attempt = (attempts[key] ?? 0) + 1
         if attempts[key] == nil {
-            pathOrder.append(key)
             firstArrivals[key] = now
-            if pathOrder.count > maximumPaths {
-                let forgotten = pathOrder.removeFirst()
+            if let forgotten = pathOrder.append(key) {
                 attempts[forgotten] = nil
                 firstArrivals[forgotten] = nil
             }
@@ -168,12 +169,9 @@ public actor RequestLog {
             credential: credential, attempt: attempt, scenario: chosen.scenario, scenarioName: chosen.name, body: body)
         var kept = entry
         if let body, body.count > maximumBodyBytes { kept.body = Data(body.prefix(maximumBodyBytes)) }
-        entries.append(kept)
-        if entries.count > maximumEntries {
-            let excess = entries.count - maximumEntries
-            entries.removeFirst(excess)
-            droppedEntries += excess
-        }
+        if window.append(kept) != nil { droppedEntries += 1 }
+        // Only a waiting test needs the entries as an array: a server logging requests never copies them.
+        guard !waiters.isEmpty else { return entry }
         let current = entries
         let ready = waiters.filter { $0.isReady(current) }
         waiters.removeAll { $0.isReady(current) }
