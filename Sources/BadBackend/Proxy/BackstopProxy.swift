@@ -99,6 +99,9 @@ public final class BackstopProxy: Service, Sendable {
         // by default): requests beyond them queue for a connection, which adds to every
         // answer's latency.
         client.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
+        // No spans: AsyncHTTPClient otherwise makes one per request on whatever tracer it
+        // finds, even the no-op one, and the proxy reports in its log instead.
+        client.tracing.tracer = nil
         let (seconds, attoseconds) = configuration.upstreamTimeout.components
         let timeout = TimeAmount.nanoseconds(max(seconds, 0) * 1_000_000_000 + attoseconds / 1_000_000_000)
         client.timeout = HTTPClient.Configuration.Timeout(connect: min(timeout, .seconds(10)), read: timeout)
