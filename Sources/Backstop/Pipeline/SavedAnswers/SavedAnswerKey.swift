@@ -43,6 +43,14 @@ public struct SavedAnswerKey: Hashable, Sendable, Codable {
 
     private static func counted(_ text: String) -> String { String(text.utf8.count) + ":" + text }
 
+    /// Hashes the method, the URL and the user, not the representation: a URL has few
+    /// representations, and each call that saves hashes its key.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(user)
+    }
+
     /// How many bytes the key's text takes, counted against a store's limits.
     public var byteCount: Int {
         method.utf8.count + url.utf8.count + (user?.utf8.count ?? 0) + representation.reduce(0) { $0 + $1.utf8.count }

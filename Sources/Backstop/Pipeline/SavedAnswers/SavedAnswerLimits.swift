@@ -11,7 +11,12 @@ public struct SavedAnswerLimits: Hashable, Sendable {
     public var maximumEntries: Int
     /// How long an answer is kept after ``SavedAnswer/savedAt``; an older one is never given
     /// out and is removed.
-    public var maximumAge: Duration
+    public var maximumAge: Duration {
+        didSet { maximumAgeSeconds = Self.seconds(maximumAge) }
+    }
+    /// ``maximumAge`` in seconds, kept beside it: a save checks it twice, and reading a
+    /// `Duration`'s components costs more than the rest of the check.
+    private var maximumAgeSeconds: Double
 
     /// Limits; by default 16 MiB in all, 1 MiB an answer, 10,000 answers, 7 days.
     public init(
@@ -22,6 +27,7 @@ public struct SavedAnswerLimits: Hashable, Sendable {
         self.maximumEntryBytes = maximumEntryBytes
         self.maximumEntries = maximumEntries
         self.maximumAge = maximumAge
+        maximumAgeSeconds = Self.seconds(maximumAge)
     }
 
     /// Whether `answer` may be kept at all: within ``maximumEntryBytes`` and the total.
@@ -41,7 +47,7 @@ public struct SavedAnswerLimits: Hashable, Sendable {
 
     /// Whether an answer saved at `savedAt` is past ``maximumAge`` at `now`.
     package func hasExpired(savedAt: Date, at now: Date) -> Bool {
-        now.timeIntervalSince(savedAt) > Self.seconds(maximumAge)
+        now.timeIntervalSince(savedAt) > maximumAgeSeconds
     }
 
     static func seconds(_ duration: Duration) -> Double {
