@@ -330,21 +330,8 @@ struct CompiledDocument: Sendable {
         guard !data.isEmpty else { return nil }
         var depth = 0
         var deepest = 0
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+        JSONStructure.forEachStructuralByte(in: data) { _, byte in
             switch byte {
-            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
                 deepest = max(deepest, depth)

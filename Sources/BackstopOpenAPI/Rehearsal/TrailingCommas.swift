@@ -10,30 +10,17 @@ package enum TrailingCommas {
         // For each open container, whether it holds a value yet.
         var holdsValue: [Bool] = []
         var lastSignificant = -1
-        var inString = false
-        var escaped = false
-        for (index, byte) in body.enumerated() {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    lastSignificant = index
-                }
-                continue
-            }
+        JSONStructure.forEachStructuralByte(in: body) { index, byte in
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                continue
+                return
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 if !holdsValue.isEmpty { holdsValue[holdsValue.count - 1] = true }
                 holdsValue.append(false)
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if holdsValue.popLast() == true { insertions.append(lastSignificant + 1) }
             default:
-                if byte == UInt8(ascii: "\"") { inString = true }
+                // A value's first byte, or a string's closing quote: the last byte a comma follows.
                 if !holdsValue.isEmpty { holdsValue[holdsValue.count - 1] = true }
             }
             lastSignificant = index

@@ -30,27 +30,6 @@ public enum ByteDirt: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Walks the JSON text outside its strings, so quotes, brackets and digits inside strings
-    /// are left alone.
-    private static func outsideStrings(_ body: [UInt8], _ visit: (_ index: Int, _ byte: UInt8) -> Void) {
-        var inString = false
-        var escaped = false
-        for (index, byte) in body.enumerated() {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            if byte == UInt8(ascii: "\"") { inString = true }
-            visit(index, byte)
-        }
-    }
-
     private static func latin1(_ body: [UInt8]) -> [UInt8] {
         guard body.contains(where: { $0 >= 0x80 }), let text = String(validating: body, as: UTF8.self) else { return body }
         var dirty: [UInt8] = []
@@ -67,7 +46,7 @@ public enum ByteDirt: String, Sendable, Hashable, CaseIterable {
 
     private static func firstNumberAsNaN(_ body: [UInt8]) -> [UInt8] {
         var start: Int?
-        outsideStrings(body) { index, byte in
+        JSONStructure.forEachStructuralByte(in: body) { index, byte in
             if start == nil, byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { start = index }
         }
         guard let start else { return body }
